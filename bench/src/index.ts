@@ -1,0 +1,2 @@
+// @weak-queens/bench: benchmarks against the seed-style C++ baseline.
+export {};

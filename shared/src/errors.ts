@@ -1,0 +1,43 @@
+// Errors shared by every package. Each one says what was wrong, what is allowed, and whether
+// trying again can help (the worker uses `retryable` to fail a job without retries).
+
+export abstract class WeakQueensError extends Error {
+  abstract readonly retryable: boolean;
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Input that can never succeed: a CLI argument, a job payload or an HTTP body out of range. */
+export class InvalidInputError extends WeakQueensError {
+  readonly retryable = false;
+  constructor(
+    readonly field: string,
+    readonly value: unknown,
+    readonly allowed: string,
+  ) {
+    super(`${field}: ${describe(value)} is not allowed; expected ${allowed}`);
+  }
+}
+
+/** A computation the chosen algorithm cannot do within its limits (memory, key width, time). */
+export class NotApplicableError extends WeakQueensError {
+  readonly retryable = false;
+  constructor(
+    readonly algorithm: string,
+    readonly reason: string,
+  ) {
+    super(`${algorithm}: ${reason}`);
+  }
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'bigint') return `${value}`;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,30 @@
+// @weak-queens/shared: the counting kernel (pure functions over numbers) and the contracts
+// every package agrees on.
+export { WeakQueensError, InvalidInputError, NotApplicableError } from './errors.js';
+export { parseNSpec } from './n-spec.js';
+export { MAX_N, assertBoard, assertLegalPrefix } from './kernel/board.js';
+export type { ProgressCallback } from './kernel/progress.js';
+export {
+  ALGORITHMS,
+  ALGORITHM_CHOICES,
+  type Algorithm,
+  type AlgorithmChoice,
+  type CostEstimate,
+  parseAlgorithm,
+  countCompletions,
+  estimateCost,
+  chooseAlgorithm,
+  DEFAULT_MAX_BYTES,
+} from './kernel/algorithms.js';
+export {
+  type WorkUnit,
+  type PlanOptions,
+  planUnits,
+  countUnit,
+  countPlacements,
+} from './kernel/plan.js';
+export { classicCount, uniqueCount, listBoards, formatBoard } from './kernel/classic.js';
+export { countByDfs } from './kernel/bitmask-dfs.js';
+export { countByWindowTransfer } from './kernel/window-transfer.js';
+export { countBySeedDp } from './kernel/seed-dp.js';
+export { estimateTree } from './kernel/estimate.js';

@@ -1,0 +1,70 @@
+// Cost estimates without doing the work: Knuth's random-probe estimator of search-tree size.
+// A probe walks one random path from the root and multiplies the branching factors it meets;
+// the average over probes is an unbiased estimate of every level's size. Seeded, so the same
+// question always gets the same answer (plans are reproducible across machines).
+import { fullMask, popcount } from './board.js';
+
+export interface TreeEstimate {
+  /** Estimated number of nodes per level: levels[k] = boards with k rows placed (below the prefix). */
+  readonly levels: Float64Array;
+  /** Estimated total nodes below the prefix (the DFS's calls). */
+  readonly nodes: number;
+}
+
+/**
+ * Estimates the search tree of (n, D) boards extending `prefix`. With `depth` ≥ n−1 it is the
+ * ordinary n-queens tree, whose level D is the number of windows of the transfer matrix.
+ */
+export function estimateTree(
+  n: number,
+  depth: number,
+  prefix: readonly number[],
+  probes = 256,
+  maxRows = n,
+): TreeEstimate {
+  const full = fullMask(n);
+  const levels = new Float64Array(maxRows + 1);
+  const queens = new Int32Array(n);
+  prefix.forEach((c, r) => (queens[r] = c));
+  let seed = hashSeed(n, depth, prefix);
+  const random = (): number => {
+    // xorshift32: fast, deterministic, good enough to pick branches.
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 4294967296;
+  };
+  for (let p = 0; p < probes; p++) {
+    let weight = 1;
+    levels[prefix.length] = (levels[prefix.length] ?? 0) + 1;
+    for (let row = prefix.length; row < maxRows; row++) {
+      let blocked = 0;
+      for (let d = 1; d <= depth && d <= row; d++) {
+        const a = queens[row - d] ?? 0;
+        blocked |= 1 << a;
+        if (a + d < n) blocked |= 1 << (a + d);
+        if (a - d >= 0) blocked |= 1 << (a - d);
+      }
+      let free = ~blocked & full;
+      const options = popcount(free);
+      if (options === 0) break;
+      weight *= options;
+      levels[row + 1] = (levels[row + 1] ?? 0) + weight;
+      let pick = Math.floor(random() * options);
+      while (pick-- > 0) free &= free - 1;
+      queens[row] = 31 - Math.clz32(free & -free);
+    }
+  }
+  let nodes = 0;
+  for (let k = 0; k < levels.length; k++) {
+    levels[k] = (levels[k] ?? 0) / probes;
+    if (k >= prefix.length && k < n) nodes += levels[k] ?? 0;
+  }
+  return { levels, nodes };
+}
+
+function hashSeed(n: number, depth: number, prefix: readonly number[]): number {
+  let h = 0x9e3779b9 ^ (n * 73856093) ^ (depth * 19349663);
+  for (const c of prefix) h = Math.imul(h ^ (c + 1), 0x85ebca6b) ^ (h >>> 13);
+  return h === 0 ? 1 : h;
+}

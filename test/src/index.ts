@@ -1,0 +1,2 @@
+// @weak-queens/test: helpers for cross-process and end-to-end tests.
+export {};
