@@ -11,6 +11,7 @@ export default tseslint.config(
       '**/.turbo/**',
       '**/*.config.*',
       'eslint.config.js',
+      '**/bin/*.js',
     ],
   },
   js.configs.recommended,
