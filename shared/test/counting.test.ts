@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ALGORITHMS,
+  countPlacements,
+  countUnit,
+  estimateCost,
+  InvalidInputError,
+  planUnits,
+} from '../src/index.js';
+import { bruteForceCount, depthOneCount } from './oracle.js';
+
+const sum = (values: bigint[]): bigint => values.reduce((a, b) => a + b, 0n);
+const everyD = (n: number): number[] => Array.from({ length: n }, (_, d) => d);
+
+describe('when every algorithm counts small boards', () => {
+  for (const algorithm of ALGORITHMS) {
+    it(`${algorithm} matches plain enumeration for every D at n ≤ 8`, () => {
+      for (let n = 1; n <= 8; n++) {
+        for (const d of everyD(n)) {
+          expect(countPlacements(n, d, { algorithm })).toBe(BigInt(bruteForceCount(n, d)));
+        }
+      }
+    });
+  }
+});
+
+describe('when the algorithms cross-check each other up to n = 12', () => {
+  it('the two dynamic programs agree for every D', () => {
+    for (let n = 9; n <= 12; n++) {
+      for (const d of everyD(n)) {
+        expect(countPlacements(n, d, { algorithm: 'window-transfer' })).toBe(
+          countPlacements(n, d, { algorithm: 'seed-dp' }),
+        );
+      }
+    }
+  });
+
+  it('the depth-first search agrees wherever it finishes within a few seconds', () => {
+    let checked = 0;
+    for (let n = 9; n <= 12; n++) {
+      for (const d of everyD(n)) {
+        if (estimateCost('dfs', n, d, []).seconds > 2) continue; // n^n leaves at D = 0 …
+        expect(countPlacements(n, d, { algorithm: 'dfs' })).toBe(
+          countPlacements(n, d, { algorithm: 'window-transfer' }),
+        );
+        checked++;
+      }
+    }
+    // Every D from 3 upward at n = 9..12 qualifies today; dropping below this means a slowdown.
+    expect(checked).toBeGreaterThanOrEqual(30);
+  });
+});
+
+describe('when checked against published values', () => {
+  it('gives N(4, ·) = 256, 16, 2, 2 and S(4) = 276', () => {
+    const values = everyD(4).map((d) => countPlacements(4, d));
+    expect(values).toEqual([256n, 16n, 2n, 2n]);
+    expect(sum(values)).toBe(276n);
+  });
+
+  it('gives S(5) = 3347 and S(1..11)', () => {
+    const known = [1n, 4n, 29n, 276n, 3347n, 49602n, 873477n, 17766990n, 409828485n];
+    known.push(10570235486n, 301407798711n);
+    known.forEach((s, i) => {
+      const n = i + 1;
+      expect(sum(everyD(n).map((d) => countPlacements(n, d)))).toBe(s);
+    });
+  });
+
+  it('gives S(14) = 11726115562784664, the size the source document targets', () => {
+    expect(sum(everyD(14).map((d) => countPlacements(14, d)))).toBe(11726115562784664n);
+  });
+});
+
+describe('when counts pass 2^53 and 2^64', () => {
+  it('gives N(16, 0) = 2^64 exactly', () => {
+    for (const algorithm of ['seed-dp', 'window-transfer'] as const) {
+      expect(countPlacements(16, 0, { algorithm })).toBe(2n ** 64n);
+    }
+  });
+
+  it('keeps N(n, 1) exact past 2^64 through the residue arithmetic', () => {
+    for (const n of [14, 15, 16, 17, 20]) {
+      const expected = depthOneCount(n);
+      expect(countPlacements(n, 1, { algorithm: 'window-transfer' })).toBe(expected);
+      expect(countPlacements(n, 1, { algorithm: 'seed-dp' })).toBe(expected);
+    }
+    expect(depthOneCount(16) > 2n ** 53n).toBe(true);
+    expect(depthOneCount(20) > 2n ** 64n).toBe(true);
+  });
+
+  it('agrees between the dynamic programs at D = 2 on a 24×24 board', () => {
+    expect(countPlacements(24, 2, { algorithm: 'window-transfer' })).toBe(
+      countPlacements(24, 2, { algorithm: 'seed-dp' }),
+    );
+  });
+});
+
+describe('when one (n, D) is split into work units', () => {
+  it('the units add up to N(n, D) for many sizes and split depths', () => {
+    for (const [n, d] of [
+      [8, 3],
+      [9, 5],
+      [10, 4],
+      [10, 9],
+      [11, 6],
+      [12, 8],
+      [12, 11],
+      [13, 12],
+    ] as const) {
+      const whole = countPlacements(n, d, { algorithm: 'window-transfer' });
+      for (const targetSeconds of [1e-3, 1e-4, 1e-5]) {
+        const units = planUnits(n, d, { algorithm: 'dfs', targetSeconds });
+        expect(sum(units.map((u) => countUnit(u)))).toBe(whole);
+      }
+    }
+  });
+
+  it('splits deeper as the target shrinks, and never beyond maxUnits', () => {
+    const coarse = planUnits(12, 9, { algorithm: 'dfs', targetSeconds: 1e-2 });
+    const fine = planUnits(12, 9, { algorithm: 'dfs', targetSeconds: 1e-4 });
+    expect(fine.length).toBeGreaterThan(coarse.length);
+    expect(planUnits(12, 9, { algorithm: 'dfs', targetSeconds: 1e-9, maxUnits: 50 }).length).toBeLessThanOrEqual(50);
+  });
+
+  it('counts a unit with a prefix the same way with every algorithm', () => {
+    const units = planUnits(9, 4, { algorithm: 'dfs', targetSeconds: 1e-5 });
+    expect(units.some((u) => u.prefix.length >= 2)).toBe(true);
+    for (const unit of units.slice(0, 12)) {
+      const values = ALGORITHMS.map((algorithm) => countUnit({ ...unit, algorithm }));
+      expect(new Set(values).size).toBe(1);
+    }
+  });
+});
+
+describe('when the input is out of range', () => {
+  it('rejects n and D with errors that say what is allowed', () => {
+    expect(() => countPlacements(0, 0)).toThrow(InvalidInputError);
+    expect(() => countPlacements(33, 0)).toThrow('n: 33 is not allowed; expected an integer from 1 to 32');
+    expect(() => countPlacements(5, 5)).toThrow('D: 5 is not allowed; expected an integer from 0 to n-1 = 4');
+    expect(() => countPlacements(5, 1.5)).toThrow(InvalidInputError);
+    expect(() => countUnit({ ...planUnits(6, 3)[0]!, prefix: [0, 0] })).toThrow('row 1 is attacked');
+  });
+});
+
+describe('when a computation reports progress', () => {
+  for (const algorithm of ALGORITHMS) {
+    it(`${algorithm} reports rising fractions that end at 1`, () => {
+      const seen: number[] = [];
+      countPlacements(9, 5, { algorithm, onProgress: (f) => seen.push(f) });
+      expect(seen.length).toBeGreaterThan(1);
+      expect(seen.every((f, i) => f >= 0 && f <= 1 + 1e-9 && (i === 0 || f >= (seen[i - 1] ?? 0) - 1e-9))).toBe(true);
+      expect(seen.at(-1)).toBeCloseTo(1, 9);
+    });
+  }
+});

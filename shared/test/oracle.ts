@@ -1,0 +1,34 @@
+// An independent oracle for the tests: plain enumeration, row by row, checking each new queen
+// against every earlier queen within distance D by direct comparison (no bitmasks, no states).
+export function bruteForceCount(n: number, depth: number): number {
+  const columns: number[] = [];
+  const place = (row: number): number => {
+    if (row === n) return 1;
+    let total = 0;
+    for (let c = 0; c < n; c++) {
+      let legal = true;
+      for (let d = 1; d <= depth && d <= row; d++) {
+        const a = columns[row - d] as number;
+        if (a === c || a + d === c || a - d === c) legal = false;
+      }
+      if (legal) {
+        columns.push(c);
+        total += place(row + 1);
+        columns.pop();
+      }
+    }
+    return total;
+  };
+  return place(0);
+}
+
+/** N(n, 1) by BigInt powers of the one-column transfer matrix: c' ∉ {c−1, c, c+1}. */
+export function depthOneCount(n: number): bigint {
+  let vector: bigint[] = new Array<bigint>(n).fill(1n);
+  for (let row = 1; row < n; row++) {
+    vector = vector.map((_, c) =>
+      vector.reduce((sum, v, a) => (Math.abs(a - c) <= 1 ? sum : sum + v), 0n),
+    );
+  }
+  return vector.reduce((a, b) => a + b, 0n);
+}
