@@ -28,3 +28,4 @@ export { countByDfs } from './kernel/bitmask-dfs.js';
 export { countByWindowTransfer } from './kernel/window-transfer.js';
 export { countBySeedDp } from './kernel/seed-dp.js';
 export { estimateTree } from './kernel/estimate.js';
+export * from './contracts/index.js';

@@ -47,10 +47,13 @@ export interface CostEstimate {
  * Node 20) with `npm run bench -- --calibrate`; only their ratios matter for the choice.
  */
 export const COST_PER_OPERATION: Readonly<Record<Algorithm, number>> = {
-  dfs: 9e-9, // per search call
-  'window-transfer': 6e-9, // per window per step
+  dfs: 10e-9, // per search call
+  'window-transfer': 40e-9, // per window per step (memory-bound pushes)
   'seed-dp': 60e-9, // per generated successor (sort and merge included)
 };
+
+/** Building one trie node costs about as much as this many window steps. */
+const TRIE_NODE_OPERATIONS = 0.8;
 
 /** Average successors per window; ordinary queens leave about two free columns mid-board. */
 const SUCCESSORS_PER_WINDOW = 2.5;
@@ -81,8 +84,12 @@ export function estimateCost(
   const residues = new ResidueSystem(n).size;
   const steps = Math.max(1, n - Math.max(depth, prefix.length));
   if (algorithm === 'window-transfer') {
+    // Building the trie visits every level up to D; each step then visits every window.
+    let trieNodes = 0;
+    for (let k = 0; k <= depth; k++) trieNodes += windowLevels[k] ?? 0;
     const bytes = windows * bytesPerWindow(residues) + (windowLevels[depth - 1] ?? 0) * 25;
-    return { seconds: windows * (steps + 2) * COST_PER_OPERATION['window-transfer'], bytes };
+    const operations = trieNodes * TRIE_NODE_OPERATIONS + windows * steps;
+    return { seconds: operations * COST_PER_OPERATION['window-transfer'], bytes };
   }
   // The seed's frontier is at most the windows; each row generates a few successors per state.
   const generated = windows * SUCCESSORS_PER_WINDOW;

@@ -168,33 +168,36 @@ export function countByWindowTransfer(
   current.fill(1, table.rangeStart * P, table.rangeEnd * P);
   const { childBase, childMask, suffix, oldest } = table;
 
+  // Columns the oldest queen of a window forbids in the next row, by that queen's column.
+  const conflictOf = new Int32Array(n);
+  for (let c = 0; c < n; c++) conflictOf[c] = attackedBy(n, c, depth);
+
   for (let step = 0; step < steps; step++) {
     next.fill(0);
-    // Push each window's count to its successor slice. Plain typed-array indexing, no
-    // allocation; the residue loop is short (2 to 7 primes).
+    // Push each window's count to its successor slice. Plain typed-array indexing (the `!`s
+    // are in-bounds by construction), no allocation; the residue loop is short (2 to 7 primes).
     for (let w = 0; w < W; w++) {
       const from = w * P;
       let nonZero = 0;
-      for (let i = 0; i < P; i++) nonZero |= current[from + i] ?? 0;
+      for (let i = 0; i < P; i++) nonZero |= current[from + i]!;
       if (nonZero === 0) continue;
-      const j = suffix[w] ?? 0;
-      const conflict = attackedBy(n, oldest[w] ?? 0, depth);
-      let free = childMask[j] ?? 0;
-      let t = childBase[j] ?? 0;
+      const j = suffix[w]!;
+      const conflict = conflictOf[oldest[w]!]!;
+      let free = childMask[j]!;
+      let to = childBase[j]! * P;
       while (free !== 0) {
         const bit = free & -free;
         free ^= bit;
         if ((bit & conflict) === 0) {
-          const to = t * P;
-          for (let i = 0; i < P; i++) next[to + i] = (next[to + i] ?? 0) + (current[from + i] ?? 0);
+          for (let i = 0; i < P; i++) next[to + i]! += current[from + i]!;
         }
-        t++;
+        to += P;
       }
     }
     // At most n ≤ 32 windows feed one window, so the sums above stayed below 2^32.
     for (let i = 0; i < P; i++) {
-      const p = primes[i] ?? 1;
-      for (let k = i; k < W * P; k += P) next[k] = (next[k] ?? 0) % p;
+      const p = primes[i]!;
+      for (let k = i; k < W * P; k += P) next[k]! %= p;
     }
     [current, next] = [next, current];
     onProgress?.((step + 2) / (steps + 1));

@@ -1,0 +1,155 @@
+// One schema per job payload. Everything read back from Redis goes through these parsers:
+// a payload that fails them can never succeed, so the worker fails the job without retries.
+import { InvalidInputError } from '../errors.js';
+import { type Algorithm, ALGORITHMS } from '../kernel/algorithms.js';
+import { assertBoard, assertLegalPrefix } from '../kernel/board.js';
+
+/** A `unit` job: count the completions of `prefix` on an (n, D) board, times `weight`. */
+export interface UnitJobData {
+  readonly sweepId: string;
+  readonly n: number;
+  readonly depth: number;
+  readonly algorithm: Algorithm;
+  readonly prefix: readonly number[];
+  readonly weight: 1 | 2;
+  /** Estimated single-core seconds (for progress and the completion record). */
+  readonly estimateSeconds: number;
+}
+
+/** A `depth` job: N(n, D) as the sum of the units listed (by unit key), each exactly once. */
+export interface DepthJobData {
+  readonly sweepId: string;
+  readonly n: number;
+  readonly depth: number;
+  readonly algorithm: Algorithm;
+  readonly unitKeys: readonly string[];
+}
+
+/** A `sum` job: S(n) over every D in 0..n−1. */
+export interface SumJobData {
+  readonly sweepId: string;
+  readonly n: number;
+}
+
+type Fields = Record<string, unknown>;
+
+function asObject(data: unknown, what: string): Fields {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new InvalidInputError(what, data, 'an object');
+  }
+  return data as Fields;
+}
+
+function integer(fields: Fields, name: string, what: string): number {
+  const value = fields[name];
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new InvalidInputError(`${what}.${name}`, value, 'an integer');
+  }
+  return value;
+}
+
+function sweepId(fields: Fields, what: string): string {
+  const value = fields.sweepId;
+  if (typeof value !== 'string' || !SWEEP_ID.test(value)) {
+    throw new InvalidInputError(`${what}.sweepId`, value, 'a sweep id such as "s-lx3k2a"');
+  }
+  return value;
+}
+
+/** Sweep ids name Redis keys and appear in job data: letters, digits, '-' and '_' only. */
+export const SWEEP_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+function algorithm(fields: Fields, what: string): Algorithm {
+  const value = fields.algorithm;
+  if (typeof value !== 'string' || !(ALGORITHMS as readonly string[]).includes(value)) {
+    throw new InvalidInputError(`${what}.algorithm`, value, `one of ${ALGORITHMS.join(', ')}`);
+  }
+  return value as Algorithm;
+}
+
+function board(fields: Fields, what: string): { n: number; depth: number } {
+  const n = integer(fields, 'n', what);
+  const depth = integer(fields, 'depth', what);
+  try {
+    assertBoard(n, depth);
+  } catch (err) {
+    if (err instanceof InvalidInputError) {
+      throw new InvalidInputError(`${what}.${err.field}`, err.value, err.allowed);
+    }
+    throw err;
+  }
+  return { n, depth };
+}
+
+export function parseUnitJobData(data: unknown): UnitJobData {
+  const what = 'unit job';
+  const fields = asObject(data, what);
+  const { n, depth } = board(fields, what);
+  const prefix = fields.prefix;
+  if (
+    !Array.isArray(prefix) ||
+    prefix.length >= n ||
+    !prefix.every((c) => Number.isInteger(c) && c >= 0 && c < n)
+  ) {
+    throw new InvalidInputError(
+      `${what}.prefix`,
+      prefix,
+      `fewer than n = ${n} column numbers from 0 to ${n - 1}`,
+    );
+  }
+  try {
+    assertLegalPrefix(n, depth, prefix as number[]);
+  } catch {
+    throw new InvalidInputError(`${what}.prefix`, prefix, 'columns that do not attack each other');
+  }
+  const weight = fields.weight;
+  if (weight !== 1 && weight !== 2) throw new InvalidInputError(`${what}.weight`, weight, '1 or 2');
+  const estimateSeconds = fields.estimateSeconds;
+  if (typeof estimateSeconds !== 'number' || !(estimateSeconds >= 0)) {
+    throw new InvalidInputError(`${what}.estimateSeconds`, estimateSeconds, 'a number ≥ 0');
+  }
+  return {
+    sweepId: sweepId(fields, what),
+    n,
+    depth,
+    algorithm: algorithm(fields, what),
+    prefix: prefix as number[],
+    weight,
+    estimateSeconds,
+  };
+}
+
+export function parseDepthJobData(data: unknown): DepthJobData {
+  const what = 'depth job';
+  const fields = asObject(data, what);
+  const { n, depth } = board(fields, what);
+  const keys = fields.unitKeys;
+  if (
+    !Array.isArray(keys) ||
+    keys.length === 0 ||
+    !keys.every((k) => typeof k === 'string' && /^(\*|\d+(\.\d+)*)$/.test(k)) ||
+    new Set(keys).size !== keys.length
+  ) {
+    throw new InvalidInputError(`${what}.unitKeys`, keys, 'distinct unit keys such as "3.1"');
+  }
+  return {
+    sweepId: sweepId(fields, what),
+    n,
+    depth,
+    algorithm: algorithm(fields, what),
+    unitKeys: keys as string[],
+  };
+}
+
+export function parseSumJobData(data: unknown): SumJobData {
+  const what = 'sum job';
+  const fields = asObject(data, what);
+  const n = integer(fields, 'n', what);
+  try {
+    assertBoard(n, 0);
+  } catch (err) {
+    if (err instanceof InvalidInputError) throw new InvalidInputError(`${what}.n`, n, err.allowed);
+    throw err;
+  }
+  return { sweepId: sweepId(fields, what), n };
+}

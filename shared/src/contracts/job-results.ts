@@ -1,0 +1,155 @@
+// The values jobs return (BullMQ stores them as JSON) and the records the result store keeps.
+// Counts are decimal strings; the parsers check every field of a value read back from Redis.
+import { InvalidInputError } from '../errors.js';
+import { type Algorithm, ALGORITHMS } from '../kernel/algorithms.js';
+
+/** What a `unit` job returns: its share of N(n, D). */
+export interface UnitResult {
+  readonly kind: 'unit';
+  readonly n: number;
+  readonly depth: number;
+  readonly unit: string;
+  readonly value: string;
+  readonly algorithm: Algorithm;
+  readonly seconds: number;
+  readonly worker: string;
+}
+
+/** What a `depth` job returns (and what the result store keeps per (n, D)). */
+export interface DepthResult {
+  readonly kind: 'depth';
+  readonly n: number;
+  readonly depth: number;
+  readonly value: string;
+  readonly algorithm: Algorithm;
+  readonly units: number;
+  /** Single-core seconds summed over the units. */
+  readonly seconds: number;
+  readonly workers: readonly string[];
+}
+
+/** What a `sum` job returns: S(n) and N(n, D) indexed by D. */
+export interface SumResult {
+  readonly kind: 'sum';
+  readonly n: number;
+  readonly S: string;
+  readonly N: readonly string[];
+}
+
+/** Written with S(n): how it was computed. */
+export interface CompletionRecord {
+  readonly n: number;
+  readonly S: string;
+  readonly sweepId: string;
+  readonly completedAt: string;
+  /** Single-core seconds summed over every unit of every D. */
+  readonly cpuSeconds: number;
+  readonly depths: readonly DepthResult[];
+  readonly workers: readonly string[];
+}
+
+const DECIMAL = /^(0|[1-9][0-9]*)$/;
+
+export function isDecimal(value: unknown): value is string {
+  return typeof value === 'string' && DECIMAL.test(value);
+}
+
+type Fields = Record<string, unknown>;
+
+function fieldsOf(value: unknown, what: string): Fields {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidInputError(what, value, 'an object');
+  }
+  return value as Fields;
+}
+
+function check<T>(ok: boolean, what: string, name: string, value: unknown, allowed: string): T {
+  if (!ok) throw new InvalidInputError(`${what}.${name}`, value, allowed);
+  return value as T;
+}
+
+function common(f: Fields, what: string) {
+  return {
+    n: check<number>(Number.isInteger(f.n) && (f.n as number) >= 1, what, 'n', f.n, 'n ≥ 1'),
+    depth: check<number>(
+      Number.isInteger(f.depth) && (f.depth as number) >= 0,
+      what,
+      'depth',
+      f.depth,
+      'D ≥ 0',
+    ),
+    value: check<string>(isDecimal(f.value), what, 'value', f.value, 'a decimal string'),
+    algorithm: check<Algorithm>(
+      (ALGORITHMS as readonly unknown[]).includes(f.algorithm),
+      what,
+      'algorithm',
+      f.algorithm,
+      ALGORITHMS.join(', '),
+    ),
+    seconds: check<number>(
+      typeof f.seconds === 'number' && f.seconds >= 0,
+      what,
+      'seconds',
+      f.seconds,
+      'a number ≥ 0',
+    ),
+  };
+}
+
+export function parseUnitResult(value: unknown): UnitResult {
+  const what = 'unit result';
+  const f = fieldsOf(value, what);
+  check(f.kind === 'unit', what, 'kind', f.kind, '"unit"');
+  return {
+    kind: 'unit',
+    ...common(f, what),
+    unit: check<string>(typeof f.unit === 'string', what, 'unit', f.unit, 'a unit key'),
+    worker: check<string>(typeof f.worker === 'string', what, 'worker', f.worker, 'a worker id'),
+  };
+}
+
+export function parseDepthResult(value: unknown): DepthResult {
+  const what = 'depth result';
+  const f = fieldsOf(value, what);
+  check(f.kind === 'depth', what, 'kind', f.kind, '"depth"');
+  return {
+    kind: 'depth',
+    ...common(f, what),
+    units: check<number>(
+      Number.isInteger(f.units) && (f.units as number) >= 1,
+      what,
+      'units',
+      f.units,
+      'an integer ≥ 1',
+    ),
+    workers: check<string[]>(
+      Array.isArray(f.workers) && f.workers.every((w) => typeof w === 'string'),
+      what,
+      'workers',
+      f.workers,
+      'a list of worker ids',
+    ),
+  };
+}
+
+/** A child value of a `sum` job: a depth result, or the unit result of an unsplit (n, D). */
+export function parseChildResult(value: unknown): DepthResult {
+  const f = fieldsOf(value, 'child result');
+  if (f.kind === 'unit') {
+    const unit = parseUnitResult(value);
+    if (unit.unit !== '*') {
+      throw new InvalidInputError('child result.unit', unit.unit, '"*" (an unsplit (n, D))');
+    }
+    return {
+      kind: 'depth',
+      n: unit.n,
+      depth: unit.depth,
+      value: unit.value,
+      algorithm: unit.algorithm,
+      units: 1,
+      seconds: unit.seconds,
+      workers: [unit.worker],
+    };
+  }
+  return parseDepthResult(value);
+}

@@ -1,0 +1,88 @@
+// The result store: what the pipeline has computed, by n, by (n, D) and by unit. Workers write
+// it, the producer reads it to skip finished work, the CLI shows it. Every read is validated.
+import type { Redis } from 'ioredis';
+import {
+  type CompletionRecord,
+  type DepthResult,
+  isDecimal,
+  parseDepthResult,
+  parseUnitResult,
+  type UnitResult,
+} from './job-results.js';
+import { type StoreKeys, storeKeys } from './store-keys.js';
+
+export class ResultStore {
+  readonly keys: StoreKeys;
+
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+  ) {
+    this.keys = storeKeys(prefix);
+  }
+
+  async putUnit(result: UnitResult): Promise<void> {
+    await this.redis.hset(
+      this.keys.units(result.n, result.depth),
+      result.unit,
+      JSON.stringify(result),
+    );
+  }
+
+  async putDepth(result: DepthResult): Promise<void> {
+    await this.redis.hset(this.keys.depths(result.n), String(result.depth), JSON.stringify(result));
+  }
+
+  /** S(n) and its record in one transaction, so a reader never sees one without the other. */
+  async putSum(record: CompletionRecord): Promise<void> {
+    await this.redis
+      .multi()
+      .hset(this.keys.records, String(record.n), JSON.stringify(record))
+      .hset(this.keys.sums, String(record.n), record.S)
+      .hset(this.keys.sweepDone(record.sweepId), String(record.n), record.completedAt)
+      .exec();
+  }
+
+  /** S(n) for the sizes that have one; sizes without a value are absent, never 0. */
+  async sums(ns: readonly number[]): Promise<Map<number, string>> {
+    const found = new Map<number, string>();
+    if (ns.length === 0) return found;
+    const values = await this.redis.hmget(this.keys.sums, ...ns.map(String));
+    ns.forEach((n, i) => {
+      const value = values[i];
+      if (isDecimal(value)) found.set(n, value);
+    });
+    return found;
+  }
+
+  async depths(n: number): Promise<Map<number, DepthResult>> {
+    const raw = await this.redis.hgetall(this.keys.depths(n));
+    const found = new Map<number, DepthResult>();
+    for (const [field, json] of Object.entries(raw)) {
+      const result = parseDepthResult(JSON.parse(json));
+      if (result.n === n && String(result.depth) === field) found.set(result.depth, result);
+    }
+    return found;
+  }
+
+  async units(n: number, depth: number): Promise<Map<string, UnitResult>> {
+    const raw = await this.redis.hgetall(this.keys.units(n, depth));
+    const found = new Map<string, UnitResult>();
+    for (const [field, json] of Object.entries(raw)) {
+      const result = parseUnitResult(JSON.parse(json));
+      if (result.n === n && result.depth === depth && result.unit === field) {
+        found.set(field, result);
+      }
+    }
+    return found;
+  }
+
+  async unitCount(n: number, depth: number): Promise<number> {
+    return this.redis.hlen(this.keys.units(n, depth));
+  }
+
+  async record(n: number): Promise<CompletionRecord | undefined> {
+    const json = await this.redis.hget(this.keys.records, String(n));
+    return json === null ? undefined : (JSON.parse(json) as CompletionRecord);
+  }
+}

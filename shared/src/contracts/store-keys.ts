@@ -1,0 +1,38 @@
+// The Redis key layout of everything that is not a BullMQ queue: results, sweeps and workers.
+// Every key starts with the configured prefix, so a Redis Cluster hash tag such as `{wq}` puts
+// them (and the queues, which use the same prefix) in one slot.
+
+export interface StoreKeys {
+  /** Hash n → S(n). */
+  readonly sums: string;
+  /** Hash n → CompletionRecord JSON. */
+  readonly records: string;
+  /** Hash D → DepthResult JSON for one n. */
+  depths(n: number): string;
+  /** Hash unit key → UnitResult JSON for one (n, D). */
+  units(n: number, depth: number): string;
+  /** Sorted set of sweep ids by creation time. */
+  readonly sweeps: string;
+  /** String: SweepRecord JSON. */
+  sweep(id: string): string;
+  /** Hash n → completion time, for the n of one sweep that are done. */
+  sweepDone(id: string): string;
+  /** Sorted set of worker ids by last heartbeat (ms). */
+  readonly workers: string;
+  /** Hash worker id → WorkerInfo JSON. */
+  readonly workerInfo: string;
+}
+
+export function storeKeys(prefix: string): StoreKeys {
+  return {
+    sums: `${prefix}:results:S`,
+    records: `${prefix}:results:records`,
+    depths: (n) => `${prefix}:results:N:${n}`,
+    units: (n, depth) => `${prefix}:results:units:${n}:${depth}`,
+    sweeps: `${prefix}:sweeps`,
+    sweep: (id) => `${prefix}:sweep:${id}`,
+    sweepDone: (id) => `${prefix}:sweep:${id}:done`,
+    workers: `${prefix}:workers`,
+    workerInfo: `${prefix}:workers:info`,
+  };
+}

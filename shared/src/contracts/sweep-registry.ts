@@ -1,0 +1,97 @@
+// Sweeps (what a user submitted) and live workers (heartbeats), for status, cancel and retry.
+import type { Redis } from 'ioredis';
+import { InvalidInputError } from '../errors.js';
+import { SWEEP_ID } from './job-payloads.js';
+import { type StoreKeys, storeKeys } from './store-keys.js';
+
+export interface SweepRecord {
+  readonly id: string;
+  readonly ns: readonly number[];
+  readonly createdAt: string;
+  readonly targetSeconds: number;
+  /** Units planned per n (work already in the result store included). */
+  readonly units: Readonly<Record<string, number>>;
+  readonly cancelledAt?: string;
+}
+
+export interface WorkerInfo {
+  readonly id: string;
+  readonly host: string;
+  readonly pid: number;
+  readonly concurrency: number;
+  readonly startedAt: string;
+  /** Job ids being processed at the last heartbeat. */
+  readonly active: readonly string[];
+}
+
+/** A worker is live when its last heartbeat is younger than this. */
+export const WORKER_TTL_MS = 15_000;
+
+export class SweepRegistry {
+  readonly keys: StoreKeys;
+
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+  ) {
+    this.keys = storeKeys(prefix);
+  }
+
+  async save(sweep: SweepRecord): Promise<void> {
+    await this.redis
+      .multi()
+      .set(this.keys.sweep(sweep.id), JSON.stringify(sweep))
+      .zadd(this.keys.sweeps, Date.parse(sweep.createdAt), sweep.id)
+      .exec();
+  }
+
+  /** The sweep, or an InvalidInputError naming the sweeps that exist. */
+  async get(id: string): Promise<SweepRecord> {
+    const json = SWEEP_ID.test(id) ? await this.redis.get(this.keys.sweep(id)) : null;
+    if (json === null) {
+      const known = await this.redis.zrange(this.keys.sweeps, -5, -1);
+      throw new InvalidInputError(
+        'sweep',
+        id,
+        known.length ? `a sweep id such as ${known.join(', ')}` : 'a sweep id (none exist yet)',
+      );
+    }
+    return JSON.parse(json) as SweepRecord;
+  }
+
+  async list(): Promise<SweepRecord[]> {
+    const ids = await this.redis.zrange(this.keys.sweeps, 0, -1);
+    if (ids.length === 0) return [];
+    const values = await this.redis.mget(...ids.map((id) => this.keys.sweep(id)));
+    return values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as SweepRecord);
+  }
+
+  async heartbeat(info: WorkerInfo): Promise<void> {
+    await this.redis
+      .multi()
+      .zadd(this.keys.workers, Date.now(), info.id)
+      .hset(this.keys.workerInfo, info.id, JSON.stringify(info))
+      .exec();
+  }
+
+  async removeWorker(id: string): Promise<void> {
+    await this.redis.multi().zrem(this.keys.workers, id).hdel(this.keys.workerInfo, id).exec();
+  }
+
+  /** Workers with a recent heartbeat; stale entries are pruned on the way. */
+  async liveWorkers(): Promise<WorkerInfo[]> {
+    const cutoff = Date.now() - WORKER_TTL_MS;
+    const stale = await this.redis.zrangebyscore(this.keys.workers, '-inf', `(${cutoff}`);
+    if (stale.length) {
+      await this.redis
+        .multi()
+        .zrem(this.keys.workers, ...stale)
+        .hdel(this.keys.workerInfo, ...stale)
+        .exec();
+    }
+    const ids = await this.redis.zrange(this.keys.workers, 0, -1);
+    if (ids.length === 0) return [];
+    const values = await this.redis.hmget(this.keys.workerInfo, ...ids);
+    return values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as WorkerInfo);
+  }
+}
