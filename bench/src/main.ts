@@ -1,1 +1,37 @@
-console.log('bench: not yet');
+// `npm run bench [-- --full | --pipeline | --scale]`: benchmarks, never timed assertions.
+import { parseArgs } from 'node:util';
+import { runKernelBench } from './kernel-bench.js';
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      full: { type: 'boolean', default: false },
+      pipeline: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(
+      'usage: npm run bench [-- --full] [-- --pipeline]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)',
+    );
+    return 0;
+  }
+  if (values.pipeline) {
+    // The pipeline benchmark lives beside this file once the distributed pipeline exists.
+    const modulePath: string = './pipeline.js';
+    const pipeline = (await import(modulePath)) as {
+      runPipelineBench: () => Promise<boolean>;
+    };
+    return (await pipeline.runPipelineBench()) ? 0 : 1;
+  }
+  return (await runKernelBench({ full: values.full })) ? 0 : 1;
+}
+
+main().then(
+  (code) => (process.exitCode = code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  },
+);
