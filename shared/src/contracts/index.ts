@@ -4,7 +4,12 @@ export * from './job-payloads.js';
 export * from './job-results.js';
 export * from './store-keys.js';
 export { ResultStore } from './result-store.js';
-export { SweepRegistry, type SweepRecord, type WorkerInfo, WORKER_TTL_MS } from './sweep-registry.js';
+export {
+  SweepRegistry,
+  type SweepRecord,
+  type WorkerInfo,
+  WORKER_TTL_MS,
+} from './sweep-registry.js';
 export * from './config.js';
 export { redisOptions, createRedis, type ConnectionRole } from './connection.js';
 export { createLogger, type Logger, type LoggerOptions } from './logger.js';

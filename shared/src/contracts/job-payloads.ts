@@ -14,6 +14,8 @@ export interface UnitJobData {
   readonly weight: 1 | 2;
   /** Estimated single-core seconds (for progress and the completion record). */
   readonly estimateSeconds: number;
+  /** True when this unit is all of N(n, D) (the (n, D) was not split). */
+  readonly whole: boolean;
 }
 
 /** A `depth` job: N(n, D) as the sum of the units listed (by unit key), each exactly once. */
@@ -88,13 +90,13 @@ export function parseUnitJobData(data: unknown): UnitJobData {
   const prefix = fields.prefix;
   if (
     !Array.isArray(prefix) ||
-    prefix.length >= n ||
+    prefix.length > n ||
     !prefix.every((c) => Number.isInteger(c) && c >= 0 && c < n)
   ) {
     throw new InvalidInputError(
       `${what}.prefix`,
       prefix,
-      `fewer than n = ${n} column numbers from 0 to ${n - 1}`,
+      `at most n = ${n} column numbers from 0 to ${n - 1}`,
     );
   }
   try {
@@ -108,6 +110,9 @@ export function parseUnitJobData(data: unknown): UnitJobData {
   if (typeof estimateSeconds !== 'number' || !(estimateSeconds >= 0)) {
     throw new InvalidInputError(`${what}.estimateSeconds`, estimateSeconds, 'a number ≥ 0');
   }
+  const whole = fields.whole;
+  if (typeof whole !== 'boolean')
+    throw new InvalidInputError(`${what}.whole`, whole, 'true or false');
   return {
     sweepId: sweepId(fields, what),
     n,
@@ -116,6 +121,7 @@ export function parseUnitJobData(data: unknown): UnitJobData {
     prefix: prefix as number[],
     weight,
     estimateSeconds,
+    whole,
   };
 }
 

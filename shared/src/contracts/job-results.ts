@@ -137,9 +137,6 @@ export function parseChildResult(value: unknown): DepthResult {
   const f = fieldsOf(value, 'child result');
   if (f.kind === 'unit') {
     const unit = parseUnitResult(value);
-    if (unit.unit !== '*') {
-      throw new InvalidInputError('child result.unit', unit.unit, '"*" (an unsplit (n, D))');
-    }
     return {
       kind: 'depth',
       n: unit.n,

@@ -1,0 +1,135 @@
+// A private redis-server on a free loopback port, for `npm start` without REDIS_URL and for
+// tests. AOF on by default, so results survive a restart of the embedded mode.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { WeakQueensError } from '@weak-queens/shared';
+
+export interface RedisServerOptions {
+  /** Data directory (AOF and logs); created if missing. */
+  readonly dir: string;
+  readonly appendOnly?: boolean;
+  /** Default: `redis-server` from PATH. */
+  readonly binary?: string;
+  readonly startTimeoutMs?: number;
+}
+
+/** redis-server is missing or would not start. */
+export class RedisServerError extends WeakQueensError {
+  readonly retryable = false;
+}
+
+export class RedisServer {
+  private exited: Promise<void>;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly port: number,
+  ) {
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  static async start(options: RedisServerOptions): Promise<RedisServer> {
+    mkdirSync(options.dir, { recursive: true });
+    // Another process may take the free port between the probe and the bind: try again.
+    let lastError: unknown;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const port = await freePort();
+      try {
+        return await RedisServer.launch(options, port);
+      } catch (err) {
+        if (err instanceof RedisServerError && /not found/.test(err.message)) throw err;
+        lastError = err;
+      }
+    }
+    throw lastError instanceof Error ? lastError : new RedisServerError(String(lastError));
+  }
+
+  private static launch(options: RedisServerOptions, port: number): Promise<RedisServer> {
+    const binary = options.binary ?? 'redis-server';
+    const child = spawn(
+      binary,
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        options.appendOnly === false ? 'no' : 'yes',
+        '--dir',
+        options.dir,
+        '--maxmemory-policy',
+        'noeviction',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    return new Promise<RedisServer>((resolve, reject) => {
+      let output = '';
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(
+          new RedisServerError(
+            `redis-server did not start within the timeout: ${output.slice(-300)}`,
+          ),
+        );
+      }, options.startTimeoutMs ?? 10_000);
+      child.once('error', (err: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        reject(
+          err.code === 'ENOENT'
+            ? new RedisServerError(
+                `${binary} not found on PATH: install Redis (apt-get install redis-server, ` +
+                  `brew install redis, or https://redis.io/download) or set REDIS_URL to a running server`,
+              )
+            : new RedisServerError(`${binary} would not start: ${err.message}`),
+        );
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(
+          new RedisServerError(`redis-server exited with code ${code}: ${output.slice(-300)}`),
+        );
+      });
+      child.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Ready to accept connections')) {
+          clearTimeout(timer);
+          child.removeAllListeners('exit');
+          child.stdout?.removeAllListeners('data');
+          child.stdout?.resume();
+          child.stderr?.resume();
+          resolve(new RedisServer(child, port));
+        }
+      });
+      child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    });
+  }
+
+  /** Stops the server (SIGTERM: it flushes the AOF first) and waits for it to exit. */
+  async stop(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
+    await this.exited;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

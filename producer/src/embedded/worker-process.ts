@@ -1,0 +1,28 @@
+// Worker processes started from the producer side (`wq worker`, `npm start`). The producer
+// never imports the worker package: it resolves the worker's entry file and runs it with node.
+import { type ChildProcess, spawn, type StdioOptions } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The worker package's process entry (`@weak-queens/worker/main`, i.e. its dist/main.js). */
+export function workerEntry(): string {
+  return fileURLToPath(import.meta.resolve('@weak-queens/worker/main'));
+}
+
+export interface WorkerProcessOptions {
+  readonly args?: readonly string[];
+  readonly env?: NodeJS.ProcessEnv;
+  readonly stdio?: StdioOptions;
+}
+
+export function spawnWorkerProcess(options: WorkerProcessOptions = {}): ChildProcess {
+  return spawn(process.execPath, [workerEntry(), ...(options.args ?? [])], {
+    env: options.env ?? process.env,
+    stdio: options.stdio ?? 'inherit',
+  });
+}
+
+/** Resolves with the exit code (or 128 + signal number-ish 1 when killed by a signal). */
+export function exitOf(child: ChildProcess): Promise<number> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
+}

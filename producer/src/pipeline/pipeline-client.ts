@@ -1,0 +1,335 @@
+// The producer's view of the pipeline: submit sweeps, follow them, read results, cancel and
+// retry. It talks to Redis only (queues and the result store), never to workers directly.
+import { randomBytes } from 'node:crypto';
+import { FlowProducer, type Job, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import {
+  createRedis,
+  InvalidInputError,
+  QUEUE_NAMES,
+  redisOptions,
+  ResultStore,
+  sumJobId,
+  type SweepRecord,
+  SweepRegistry,
+  type WorkerInfo,
+  type WqConfig,
+} from '@weak-queens/shared';
+import { planSize } from './sweep-planner.js';
+import { SweepFailedError } from './sweep-failed-error.js';
+
+export type SizeState = 'done' | 'queued' | 'running' | 'failed' | 'missing';
+
+export interface SizeProgress {
+  readonly n: number;
+  readonly state: SizeState;
+  readonly unitsDone: number;
+  readonly units: number;
+  readonly S?: string;
+  readonly reason?: string;
+}
+
+export interface SweepProgress {
+  readonly sweep: SweepRecord;
+  readonly sizes: readonly SizeProgress[];
+  readonly done: number;
+  readonly total: number;
+  readonly unitsDone: number;
+  readonly units: number;
+}
+
+export interface SweepSubmission {
+  readonly sweep: SweepRecord;
+  /** Jobs added to the queues by this submission. */
+  readonly added: number;
+  readonly sizes: readonly { n: number; outcome: 'stored' | 'queued' | 'added'; jobs: number }[];
+}
+
+export interface SizeResults {
+  readonly n: number;
+  readonly S?: string;
+  /** N(n, D) indexed by D; undefined where the store has no value. */
+  readonly N: readonly (string | undefined)[];
+}
+
+export interface StatusReport {
+  readonly sweeps: readonly SweepProgress[];
+  readonly workers: readonly WorkerInfo[];
+  readonly jobs: Readonly<Record<string, Record<string, number>>>;
+}
+
+export class PipelineClient {
+  readonly store: ResultStore;
+  readonly registry: SweepRegistry;
+  private readonly redis: Redis;
+  private readonly queues: { readonly count: Queue; readonly aggregate: Queue };
+  private readonly flows: FlowProducer;
+
+  constructor(private readonly config: WqConfig) {
+    this.redis = createRedis(config, 'producer');
+    this.store = new ResultStore(this.redis, config.prefix);
+    this.registry = new SweepRegistry(this.redis, config.prefix);
+    const options = { connection: redisOptions(config, 'producer'), prefix: config.prefix };
+    this.queues = {
+      count: new Queue(QUEUE_NAMES.count, options),
+      aggregate: new Queue(QUEUE_NAMES.aggregate, options),
+    };
+    this.flows = new FlowProducer(options);
+  }
+
+  /** Fails fast with one clear error when Redis cannot be reached. */
+  async ping(): Promise<void> {
+    try {
+      await this.redis.ping();
+    } catch (err) {
+      throw new InvalidInputError(
+        'REDIS_URL',
+        this.config.redisUrl,
+        `a reachable Redis server (${err instanceof Error ? err.message : String(err)})`,
+      );
+    }
+  }
+
+  /** Enqueues every n that is neither stored nor already queued; returns what it did. */
+  async submit(
+    ns: readonly number[],
+    options: { targetSeconds?: number; sweepId?: string } = {},
+  ): Promise<SweepSubmission> {
+    await this.ping();
+    const targetSeconds = options.targetSeconds ?? this.config.targetSeconds;
+    const id = options.sweepId ?? `s-${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+    const sizes: { n: number; outcome: 'stored' | 'queued' | 'added'; jobs: number }[] = [];
+    const units: Record<string, number> = {};
+    let added = 0;
+    for (const n of ns) {
+      const planned = await planSize(n, this.store, {
+        sweepId: id,
+        targetSeconds,
+        attempts: this.config.attempts,
+      });
+      units[n] = planned.units;
+      if (!planned.flow) {
+        sizes.push({ n, outcome: 'stored', jobs: 0 });
+        continue;
+      }
+      // A flow whose root exists would add its children a second time (BullMQ adds children
+      // of a duplicate parent), so an n already in the queues is left alone.
+      if ((await this.queues.aggregate.getJobState(sumJobId(n))) !== 'unknown') {
+        sizes.push({ n, outcome: 'queued', jobs: 0 });
+        continue;
+      }
+      await this.flows.add(planned.flow);
+      added += planned.jobs;
+      sizes.push({ n, outcome: 'added', jobs: planned.jobs });
+    }
+    const existing = options.sweepId ? await this.registry.get(options.sweepId) : undefined;
+    const sweep: SweepRecord = {
+      id,
+      ns: [...ns],
+      createdAt: existing?.createdAt ?? new Date().toISOString(),
+      targetSeconds,
+      units,
+    };
+    await this.registry.save(sweep);
+    return { sweep, added, sizes };
+  }
+
+  async progress(sweepId: string): Promise<SweepProgress> {
+    return this.progressOf(await this.registry.get(sweepId));
+  }
+
+  private async progressOf(sweep: SweepRecord): Promise<SweepProgress> {
+    const sums = await this.store.sums(sweep.ns);
+    const sizes: SizeProgress[] = [];
+    for (const n of sweep.ns) {
+      const units = sweep.units[n] ?? n;
+      const S = sums.get(n);
+      if (S !== undefined) {
+        sizes.push({ n, state: 'done', unitsDone: units, units, S });
+        continue;
+      }
+      let stored = 0;
+      for (let d = 0; d < n; d++) stored += await this.store.unitCount(n, d);
+      const unitsDone = Math.min(stored, units);
+      const job = await this.queues.aggregate.getJob(sumJobId(n));
+      const state = job ? await job.getState() : 'unknown';
+      if (state === 'failed') {
+        sizes.push({ n, state: 'failed', unitsDone, units, reason: await this.rootCause(job) });
+      } else if (state === 'unknown') {
+        sizes.push({ n, state: 'missing', unitsDone, units });
+      } else {
+        sizes.push({ n, state: unitsDone > 0 ? 'running' : 'queued', unitsDone, units });
+      }
+    }
+    return {
+      sweep,
+      sizes,
+      done: sizes.filter((s) => s.state === 'done').length,
+      total: sizes.length,
+      unitsDone: sizes.reduce((t, s) => t + s.unitsDone, 0),
+      units: sizes.reduce((t, s) => t + s.units, 0),
+    };
+  }
+
+  /**
+   * Polls until every n of the sweep is done. Throws when one fails or disappears (cancelled),
+   * naming it and the reason.
+   */
+  async waitFor(
+    sweepId: string,
+    options: { onProgress?: (p: SweepProgress) => void; intervalMs?: number } = {},
+  ): Promise<SweepProgress> {
+    for (;;) {
+      const progress = await this.progress(sweepId);
+      options.onProgress?.(progress);
+      if (progress.done === progress.total) return progress;
+      const broken = progress.sizes.find((s) => s.state === 'failed' || s.state === 'missing');
+      if (broken) {
+        throw new SweepFailedError(
+          sweepId,
+          broken.n,
+          broken.state === 'failed'
+            ? broken.reason || 'failed'
+            : 'its jobs were removed (cancelled)',
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 250));
+    }
+  }
+
+  async results(ns: readonly number[]): Promise<SizeResults[]> {
+    const sums = await this.store.sums(ns);
+    const results: SizeResults[] = [];
+    for (const n of ns) {
+      const depths = await this.store.depths(n);
+      const N = Array.from({ length: n }, (_, d) => depths.get(d)?.value);
+      const S = sums.get(n);
+      results.push(S === undefined ? { n, N } : { n, S, N });
+    }
+    return results;
+  }
+
+  async status(): Promise<StatusReport> {
+    const sweeps: SweepProgress[] = [];
+    for (const sweep of await this.registry.list()) sweeps.push(await this.progressOf(sweep));
+    return {
+      sweeps,
+      workers: await this.registry.liveWorkers(),
+      jobs: {
+        count: await this.queues.count.getJobCounts(),
+        aggregate: await this.queues.aggregate.getJobCounts(),
+      },
+    };
+  }
+
+  /** Every job in both queues, whatever its state (used to prove a resubmission adds none). */
+  async jobTotal(): Promise<number> {
+    let total = 0;
+    for (const queue of [this.queues.count, this.queues.aggregate]) {
+      const counts = await queue.getJobCounts();
+      total += Object.values(counts).reduce((a, b) => a + b, 0);
+    }
+    return total;
+  }
+
+  /**
+   * Removes the unfinished n of a sweep from the queues. Units already running cannot be
+   * removed while locked: they finish (their values are kept) and are removed after, within
+   * `timeoutMs`. Returns the sizes removed and those still left.
+   */
+  async cancel(
+    sweepId: string,
+    options: { timeoutMs?: number } = {},
+  ): Promise<{ removed: number[]; left: number[] }> {
+    const sweep = await this.registry.get(sweepId);
+    await this.registry.save({ ...sweep, cancelledAt: new Date().toISOString() });
+    const sums = await this.store.sums(sweep.ns);
+    const pending = sweep.ns.filter((n) => !sums.has(n));
+    return this.removeSizes(pending, options.timeoutMs ?? 60_000);
+  }
+
+  /** Re-runs what a sweep is missing: failed or cancelled n are removed and planned again. */
+  async retry(sweepId: string, options: { timeoutMs?: number } = {}): Promise<SweepSubmission> {
+    const sweep = await this.registry.get(sweepId);
+    const progress = await this.progressOf(sweep);
+    const broken = progress.sizes.filter((s) => s.state === 'failed').map((s) => s.n);
+    const { left } = await this.removeSizes(broken, options.timeoutMs ?? 60_000);
+    if (left.length) {
+      throw new InvalidInputError(
+        'sweep',
+        sweepId,
+        `a sweep whose n = ${left.join(', ')} are not running`,
+      );
+    }
+    return this.submit(sweep.ns, { targetSeconds: sweep.targetSeconds, sweepId });
+  }
+
+  private async removeSizes(
+    ns: readonly number[],
+    timeoutMs: number,
+  ): Promise<{ removed: number[]; left: number[] }> {
+    const deadline = Date.now() + timeoutMs;
+    let left = [...ns];
+    const removed: number[] = [];
+    for (;;) {
+      const still: number[] = [];
+      for (const n of left) {
+        const id = sumJobId(n);
+        if ((await this.queues.aggregate.getJobState(id)) === 'unknown') {
+          removed.push(n);
+        } else if ((await this.queues.aggregate.remove(id, { removeChildren: true })) === 1) {
+          removed.push(n);
+        } else {
+          // Something below is running: take away what is still waiting so it ends soon.
+          await this.removeWaitingChildren(QUEUE_NAMES.aggregate, id);
+          still.push(n);
+        }
+      }
+      left = still;
+      if (left.length === 0 || Date.now() >= deadline) return { removed, left };
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  /** A parent failed by its child says only "child <key> failed": follow it to the reason. */
+  private async rootCause(job: Job | undefined): Promise<string> {
+    let reason = job?.failedReason ?? 'failed';
+    for (let hops = 0; hops < 3; hops++) {
+      const match = /child (\S+) failed/.exec(reason);
+      if (!match?.[1]) break;
+      const parts = match[1].split(':');
+      const queue =
+        parts[parts.length - 2] === QUEUE_NAMES.count ? this.queues.count : this.queues.aggregate;
+      const child = await queue.getJob(parts[parts.length - 1] ?? '');
+      if (!child?.failedReason) break;
+      reason = `${child.id}: ${child.failedReason}`;
+    }
+    return reason;
+  }
+
+  private async removeWaitingChildren(queueName: string, id: string): Promise<void> {
+    const queue = queueName === QUEUE_NAMES.count ? this.queues.count : this.queues.aggregate;
+    const job = await queue.getJob(id);
+    if (!job) return;
+    const { unprocessed = [] } = await job.getDependencies({ unprocessed: { count: 10_000 } });
+    for (const key of unprocessed) {
+      // Job keys are `<prefix>:<queue>:<id>`; ids and queue names contain no ':'.
+      const parts = key.split(':');
+      const childId = parts[parts.length - 1] ?? '';
+      const childQueue = parts[parts.length - 2] ?? '';
+      const child = childQueue === QUEUE_NAMES.count ? this.queues.count : this.queues.aggregate;
+      if ((await child.remove(childId, { removeChildren: true })) === 0) {
+        await this.removeWaitingChildren(childQueue, childId);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([
+      this.flows.close(),
+      this.queues.count.close(),
+      this.queues.aggregate.close(),
+    ]);
+    await this.redis.quit().catch(() => undefined);
+  }
+}

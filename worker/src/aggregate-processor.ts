@@ -1,0 +1,131 @@
+// The `aggregate` queue's processor: N(n, D) from its units (`depth`) and S(n) from every D
+// (`sum`). Children already in the result store when the sweep was planned were not enqueued;
+// their values come from the store. Every expected part must be present exactly once.
+import { type Job, UnrecoverableError } from 'bullmq';
+import {
+  type CompletionRecord,
+  type DepthResult,
+  JOB_NAMES,
+  type Logger,
+  parseChildResult,
+  parseDepthJobData,
+  parseSumJobData,
+  parseUnitResult,
+  type ResultStore,
+  type SumResult,
+  type UnitResult,
+} from '@weak-queens/shared';
+import { asJobFailure } from './failures.js';
+
+export interface AggregateProcessorDeps {
+  readonly store: ResultStore;
+  readonly logger: Logger;
+}
+
+export function createAggregateProcessor(deps: AggregateProcessorDeps) {
+  return async (job: Job): Promise<DepthResult | SumResult> => {
+    try {
+      if (job.name === JOB_NAMES.depth) return await sumUnits(job, deps);
+      if (job.name === JOB_NAMES.sum) return await sumDepths(job, deps);
+      throw new UnrecoverableError(
+        `job name: "${job.name}" is not allowed; expected "${JOB_NAMES.depth}" or "${JOB_NAMES.sum}"`,
+      );
+    } catch (err) {
+      deps.logger.warn({ err, job: job.id }, 'aggregation failed');
+      throw asJobFailure(err);
+    }
+  };
+}
+
+async function sumUnits(job: Job, { store, logger }: AggregateProcessorDeps): Promise<DepthResult> {
+  const data = parseDepthJobData(job.data);
+  const found = new Map<string, UnitResult>();
+  for (const value of Object.values(await job.getChildrenValues())) {
+    const unit = parseUnitResult(value);
+    if (unit.n !== data.n || unit.depth !== data.depth) {
+      throw inconsistent(
+        `a unit of (n=${unit.n}, D=${unit.depth}) under (n=${data.n}, D=${data.depth})`,
+      );
+    }
+    if (found.has(unit.unit)) throw inconsistent(`unit ${unit.unit} reported twice`);
+    found.set(unit.unit, unit);
+  }
+  const expected = new Set(data.unitKeys);
+  for (const key of found.keys()) {
+    if (!expected.has(key)) throw inconsistent(`unit ${key} is not in the plan of this (n, D)`);
+  }
+  if (found.size < expected.size) {
+    const stored = await store.units(data.n, data.depth);
+    for (const key of expected) {
+      const unit = stored.get(key);
+      if (!found.has(key) && unit) found.set(key, unit);
+    }
+  }
+  const missing = data.unitKeys.filter((k) => !found.has(k));
+  if (missing.length) throw inconsistent(`units ${missing.join(', ')} have no value`);
+
+  let total = 0n;
+  let seconds = 0;
+  const workers = new Set<string>();
+  for (const unit of found.values()) {
+    total += BigInt(unit.value);
+    seconds += unit.seconds;
+    workers.add(unit.worker);
+  }
+  const result: DepthResult = {
+    kind: 'depth',
+    n: data.n,
+    depth: data.depth,
+    value: total.toString(),
+    algorithm: data.algorithm,
+    units: found.size,
+    seconds,
+    workers: [...workers].sort(),
+  };
+  await store.putDepth(result);
+  logger.info({ n: data.n, depth: data.depth, units: found.size }, 'N(n, D) summed');
+  return result;
+}
+
+async function sumDepths(job: Job, { store, logger }: AggregateProcessorDeps): Promise<SumResult> {
+  const data = parseSumJobData(job.data);
+  const n = data.n;
+  const found = new Map<number, DepthResult>();
+  for (const value of Object.values(await job.getChildrenValues())) {
+    const depth = parseChildResult(value);
+    if (depth.n !== n || depth.depth > n - 1) {
+      throw inconsistent(`a value of (n=${depth.n}, D=${depth.depth}) under S(${n})`);
+    }
+    if (found.has(depth.depth)) throw inconsistent(`D=${depth.depth} reported twice`);
+    found.set(depth.depth, depth);
+  }
+  if (found.size < n) {
+    for (const [d, depth] of await store.depths(n)) if (!found.has(d)) found.set(d, depth);
+  }
+  const depths: DepthResult[] = [];
+  const missing: number[] = [];
+  for (let d = 0; d < n; d++) {
+    const depth = found.get(d);
+    if (depth) depths.push(depth);
+    else missing.push(d);
+  }
+  if (missing.length) throw inconsistent(`D = ${missing.join(', ')} of n=${n} have no value`);
+
+  const S = depths.reduce((sum, d) => sum + BigInt(d.value), 0n).toString();
+  const record: CompletionRecord = {
+    n,
+    S,
+    sweepId: data.sweepId,
+    completedAt: new Date().toISOString(),
+    cpuSeconds: depths.reduce((sum, d) => sum + d.seconds, 0),
+    depths,
+    workers: [...new Set(depths.flatMap((d) => d.workers))].sort(),
+  };
+  await store.putSum(record);
+  logger.info({ n, S }, 'S(n) complete');
+  return { kind: 'sum', n, S, N: depths.map((d) => d.value) };
+}
+
+function inconsistent(reason: string): UnrecoverableError {
+  return new UnrecoverableError(`children: ${reason}`);
+}

@@ -1,0 +1,105 @@
+// The `count` queue's processor: validates the unit, skips it when the result store already
+// has it, runs the kernel on a pool thread, stores the result and returns it.
+import { type Job, WaitingError } from 'bullmq';
+import {
+  type DepthResult,
+  type Logger,
+  parseUnitJobData,
+  type ResultStore,
+  type UnitResult,
+  unitKey,
+  type WorkUnit,
+} from '@weak-queens/shared';
+import { asJobFailure } from './failures.js';
+import { HandBackError } from './hand-back-error.js';
+import type { KernelPool } from './kernel-pool.js';
+
+export interface CountProcessorDeps {
+  readonly store: ResultStore;
+  readonly pool: KernelPool;
+  readonly workerId: string;
+  readonly logger: Logger;
+  /** Shortest time between two progress updates of one job. */
+  readonly progressIntervalMs: number;
+}
+
+export function createCountProcessor(deps: CountProcessorDeps) {
+  const { store, pool, workerId, logger } = deps;
+  return async (job: Job, token?: string): Promise<UnitResult> => {
+    const log = logger.child({ job: job.id });
+    let data;
+    try {
+      data = parseUnitJobData(job.data);
+    } catch (err) {
+      log.warn({ err }, 'invalid unit job');
+      throw asJobFailure(err);
+    }
+    const key = unitKey(data.prefix);
+    const stored = (await store.units(data.n, data.depth)).get(key);
+    if (stored) {
+      log.info({ n: data.n, depth: data.depth, unit: key }, 'unit already in the result store');
+      return stored;
+    }
+
+    const unit: WorkUnit = {
+      n: data.n,
+      depth: data.depth,
+      algorithm: data.algorithm,
+      prefix: data.prefix,
+      weight: data.weight,
+      estimate: { seconds: data.estimateSeconds, bytes: 0 },
+    };
+    let lastReport = 0;
+    const onProgress = (fraction: number): void => {
+      const now = Date.now();
+      if (now - lastReport < deps.progressIntervalMs) return;
+      lastReport = now;
+      job.updateProgress(Math.round(fraction * 1000) / 10).catch((err: unknown) => {
+        log.warn({ err }, 'progress update failed');
+      });
+    };
+
+    const started = performance.now();
+    let value: bigint;
+    try {
+      value = await pool.run(unit, onProgress);
+    } catch (err) {
+      if (err instanceof HandBackError) {
+        // Back to `wait` without spending an attempt; another worker takes it from the start.
+        await job.moveToWait(token);
+        log.info('unit handed back');
+        throw new WaitingError();
+      }
+      log.warn({ err }, 'unit failed');
+      throw asJobFailure(err);
+    }
+    const result: UnitResult = {
+      kind: 'unit',
+      n: data.n,
+      depth: data.depth,
+      unit: key,
+      value: value.toString(),
+      algorithm: data.algorithm,
+      seconds: (performance.now() - started) / 1000,
+      worker: workerId,
+    };
+    await store.putUnit(result);
+    if (data.whole) {
+      // An unsplit (n, D): the unit is the whole of N(n, D).
+      const depth: DepthResult = {
+        kind: 'depth',
+        n: data.n,
+        depth: data.depth,
+        value: result.value,
+        algorithm: result.algorithm,
+        units: 1,
+        seconds: result.seconds,
+        workers: [workerId],
+      };
+      await store.putDepth(depth);
+    }
+    await job.updateProgress(100);
+    log.info({ n: data.n, depth: data.depth, unit: key, seconds: result.seconds }, 'unit counted');
+    return result;
+  };
+}

@@ -1,0 +1,13 @@
+// How a processor error becomes a BullMQ outcome: non-retryable errors (invalid payloads,
+// inconsistent children, a kernel limit) fail the job at once; anything else is retried.
+import { UnrecoverableError } from 'bullmq';
+import { WeakQueensError } from '@weak-queens/shared';
+import { KernelError } from './kernel-error.js';
+
+export function asJobFailure(err: unknown): Error {
+  if (err instanceof UnrecoverableError) return err;
+  if ((err instanceof WeakQueensError || err instanceof KernelError) && !err.retryable) {
+    return new UnrecoverableError(err.message);
+  }
+  return err instanceof Error ? err : new Error(String(err));
+}

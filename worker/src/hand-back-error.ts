@@ -1,0 +1,9 @@
+// Thrown into a running unit when its worker shuts down before the unit could finish.
+
+/** The unit was interrupted on purpose; its job goes back to the queue without losing an attempt. */
+export class HandBackError extends Error {
+  constructor() {
+    super('worker is shutting down: unit handed back');
+    this.name = 'HandBackError';
+  }
+}

@@ -1,0 +1,87 @@
+// A fixed set of worker threads that run kernel units, one unit per thread at a time.
+import { Worker } from 'node:worker_threads';
+import type { WorkUnit } from '@weak-queens/shared';
+import { HandBackError } from './hand-back-error.js';
+import { KernelError } from './kernel-error.js';
+import type { ThreadReply } from './kernel-thread.js';
+
+interface Slot {
+  readonly thread: Worker;
+  busy: boolean;
+  /** Rejects the running unit (hand-back or a dead thread). */
+  abort?: (err: Error) => void;
+}
+
+export class KernelPool {
+  private readonly slots = new Set<Slot>();
+  private closed = false;
+
+  constructor(
+    readonly size: number,
+    private readonly script: URL = new URL('./kernel-thread.js', import.meta.url),
+  ) {}
+
+  /** Counts one unit on a free thread (there is always one: BullMQ concurrency = pool size). */
+  run(unit: WorkUnit, onProgress: (fraction: number) => void): Promise<bigint> {
+    if (this.closed) return Promise.reject(new HandBackError());
+    const slot = this.acquire();
+    return new Promise<bigint>((resolve, reject) => {
+      const finish = (): void => {
+        slot.thread.off('message', onMessage);
+        slot.busy = false;
+        slot.abort = undefined;
+      };
+      const onMessage = (reply: ThreadReply): void => {
+        if (reply.type === 'progress') return onProgress(reply.fraction);
+        finish();
+        if (reply.type === 'done') resolve(BigInt(reply.value));
+        else reject(new KernelError(reply.message, reply.retryable));
+      };
+      slot.abort = (err) => {
+        finish();
+        reject(err);
+      };
+      slot.thread.on('message', onMessage);
+      slot.thread.postMessage({ unit });
+    });
+  }
+
+  /** Stops every running unit now; their promises reject with HandBackError. */
+  async handBack(): Promise<void> {
+    const busy = [...this.slots].filter((s) => s.busy);
+    for (const slot of busy) {
+      this.slots.delete(slot);
+      slot.abort?.(new HandBackError());
+    }
+    await Promise.all(busy.map((s) => s.thread.terminate()));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.handBack();
+    const idle = [...this.slots];
+    this.slots.clear();
+    await Promise.all(idle.map((s) => s.thread.terminate()));
+  }
+
+  private acquire(): Slot {
+    for (const slot of this.slots) {
+      if (!slot.busy) {
+        slot.busy = true;
+        return slot;
+      }
+    }
+    const slot: Slot = { thread: new Worker(this.script), busy: true };
+    slot.thread.on('error', (err) => {
+      this.slots.delete(slot);
+      slot.abort?.(new KernelError(`kernel thread crashed: ${err.message}`, true));
+    });
+    slot.thread.on('exit', (code) => {
+      if (this.slots.delete(slot)) {
+        slot.abort?.(new KernelError(`kernel thread exited with code ${code}`, true));
+      }
+    });
+    this.slots.add(slot);
+    return slot;
+  }
+}

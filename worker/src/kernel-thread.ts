@@ -1,0 +1,34 @@
+// Runs one unit at a time on a worker thread, so the CPU-bound kernel never blocks the main
+// thread where BullMQ renews job locks. Messages: in { unit }, out progress / done / error.
+import { parentPort } from 'node:worker_threads';
+import { countUnit, type WorkUnit, WeakQueensError } from '@weak-queens/shared';
+
+export type ThreadRequest = { readonly unit: WorkUnit };
+export type ThreadReply =
+  | { readonly type: 'progress'; readonly fraction: number }
+  | { readonly type: 'done'; readonly value: string }
+  | { readonly type: 'error'; readonly message: string; readonly retryable: boolean };
+
+/** Progress messages are cheap but not free: at most one per interval. */
+const PROGRESS_INTERVAL_MS = 250;
+
+const port = parentPort;
+if (port) {
+  port.on('message', ({ unit }: ThreadRequest) => {
+    let last = 0;
+    try {
+      const value = countUnit(unit, (fraction) => {
+        const now = Date.now();
+        if (now - last >= PROGRESS_INTERVAL_MS) {
+          last = now;
+          port.postMessage({ type: 'progress', fraction } satisfies ThreadReply);
+        }
+      });
+      port.postMessage({ type: 'done', value: value.toString() } satisfies ThreadReply);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const retryable = !(err instanceof WeakQueensError) || err.retryable;
+      port.postMessage({ type: 'error', message, retryable } satisfies ThreadReply);
+    }
+  });
+}
