@@ -71,7 +71,8 @@ export class RedisServer {
         '--maxmemory-policy',
         'noeviction',
       ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      // Its own process group: Ctrl-C on the terminal reaches us, and we stop Redis last.
+      { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
     );
     return new Promise<RedisServer>((resolve, reject) => {
       let output = '';

@@ -12,12 +12,15 @@ export interface WorkerProcessOptions {
   readonly args?: readonly string[];
   readonly env?: NodeJS.ProcessEnv;
   readonly stdio?: StdioOptions;
+  /** Own process group, so a terminal's Ctrl-C reaches only the parent, which forwards it once. */
+  readonly detached?: boolean;
 }
 
 export function spawnWorkerProcess(options: WorkerProcessOptions = {}): ChildProcess {
   return spawn(process.execPath, [workerEntry(), ...(options.args ?? [])], {
     env: options.env ?? process.env,
     stdio: options.stdio ?? 'inherit',
+    detached: options.detached ?? false,
   });
 }
 

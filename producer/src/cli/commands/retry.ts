@@ -1,0 +1,26 @@
+// `wq retry <sweep>`: re-run what a sweep is missing (failed or cancelled n), skipping stored work.
+import { compileConfig, InvalidInputError } from '@weak-queens/shared';
+import { parseFlags } from '../../pipeline/flags.js';
+import { PipelineClient } from '../../pipeline/pipeline-client.js';
+import type { Command } from '../command.js';
+import { guarded } from './guarded.js';
+
+export const retryCommand: Command = {
+  name: 'retry',
+  summary: 're-run the failed (or cancelled) part of a sweep',
+  help: 'usage: wq retry <sweep>',
+  run: (args) =>
+    guarded('retry', async () => {
+      const flags = parseFlags(args, {});
+      const [id, ...extra] = flags.positionals;
+      if (!id || extra.length) throw new InvalidInputError('sweep', args.join(' '), 'one sweep id');
+      const client = new PipelineClient(compileConfig());
+      try {
+        const submission = await client.retry(id);
+        process.stdout.write(`sweep ${id}: ${submission.added} jobs added again\n`);
+        return 0;
+      } finally {
+        await client.close();
+      }
+    }),
+};

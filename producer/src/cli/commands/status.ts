@@ -1,0 +1,48 @@
+// `wq status [--json]`: every sweep with n done/total and per-n progress, and the live workers.
+import { compileConfig } from '@weak-queens/shared';
+import { parseFlags } from '../../pipeline/flags.js';
+import { PipelineClient } from '../../pipeline/pipeline-client.js';
+import type { Command } from '../command.js';
+import { guarded } from './guarded.js';
+
+export const statusCommand: Command = {
+  name: 'status',
+  summary: 'show sweeps (n done/total, per-n progress) and live workers',
+  help: 'usage: wq status [--json]',
+  run: (args) =>
+    guarded('status', async () => {
+      const flags = parseFlags(args, { booleans: ['--json'] });
+      const client = new PipelineClient(compileConfig());
+      try {
+        await client.ping();
+        const report = await client.status();
+        if (flags.booleans.has('--json')) {
+          process.stdout.write(JSON.stringify(report) + '\n');
+          return 0;
+        }
+        const lines: string[] = [];
+        for (const s of report.sweeps) {
+          const cancelled = s.sweep.cancelledAt ? '  (cancelled)' : '';
+          lines.push(
+            `sweep ${s.sweep.id}  ${s.sweep.createdAt}  n done ${s.done}/${s.total}  units ${s.unitsDone}/${s.units}${cancelled}`,
+          );
+          for (const size of s.sizes) {
+            const detail =
+              size.state === 'done'
+                ? `S = ${size.S}`
+                : `${size.unitsDone}/${size.units} units${size.reason ? `  ${size.reason}` : ''}`;
+            lines.push(`  n = ${String(size.n).padStart(2)}  ${size.state.padEnd(7)}  ${detail}`);
+          }
+        }
+        if (report.sweeps.length === 0) lines.push('no sweeps');
+        lines.push(`workers: ${report.workers.length} live`);
+        for (const w of report.workers) {
+          lines.push(`  ${w.id}  concurrency ${w.concurrency}  since ${w.startedAt}`);
+        }
+        process.stdout.write(lines.join('\n') + '\n');
+        return 0;
+      } finally {
+        await client.close();
+      }
+    }),
+};

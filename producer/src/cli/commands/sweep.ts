@@ -1,0 +1,52 @@
+// `wq sweep <ns> [--wait] [--json] [--target-seconds s]`: enqueue one flow per n.
+import { compileConfig, parseNSpec, positiveNumber } from '@weak-queens/shared';
+import { followSweep } from '../../pipeline/follow.js';
+import { parseFlags } from '../../pipeline/flags.js';
+import { PipelineClient } from '../../pipeline/pipeline-client.js';
+import type { Command } from '../command.js';
+import { guarded } from './guarded.js';
+
+export const sweepCommand: Command = {
+  name: 'sweep',
+  summary: 'enqueue S(n) for every n of <ns> on the worker pool (Redis from REDIS_URL)',
+  help: `usage: wq sweep <ns> [--wait] [--json] [--target-seconds s]
+
+  <ns>                "14", "4-12" or "4,6,10-12"
+  --wait              follow progress, then print the results (like wq compute)
+  --json              one JSON line per n (with --wait) or the submission as JSON
+  --target-seconds s  split an (n, D) into units of about s single-core seconds
+                      (default WQ_TARGET_SECONDS or 30)
+
+Values already in the result store are not recomputed; an n already queued is not added again.`,
+  run: (args) =>
+    guarded('sweep', async () => {
+      const flags = parseFlags(args, {
+        booleans: ['--wait', '--json'],
+        values: ['--target-seconds'],
+      });
+      const [spec, ...extra] = flags.positionals;
+      const ns = parseNSpec(spec ?? '');
+      if (extra.length) parseNSpec(extra.join(' '));
+      const target = flags.values.get('--target-seconds');
+      const config = compileConfig(process.env, {
+        ...(target ? { targetSeconds: positiveNumber('--target-seconds', target, 30) } : {}),
+      });
+      const client = new PipelineClient(config);
+      try {
+        const submission = await client.submit(ns);
+        const json = flags.booleans.has('--json');
+        const summary = `sweep ${submission.sweep.id}: ${submission.added} jobs added (${submission.sizes
+          .map((s) => `n=${s.n} ${s.outcome}`)
+          .join(', ')})`;
+        if (!flags.booleans.has('--wait')) {
+          process.stdout.write(json ? JSON.stringify(submission) + '\n' : summary + '\n');
+          return 0;
+        }
+        process.stderr.write(summary + '\n');
+        await followSweep(client, submission.sweep.id, { json });
+        return 0;
+      } finally {
+        await client.close();
+      }
+    }),
+};

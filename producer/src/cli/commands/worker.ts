@@ -1,0 +1,34 @@
+// `wq worker [--concurrency k]`: runs a worker process. The code lives in @weak-queens/worker,
+// which the producer never imports: this resolves the worker's entry file and runs it with
+// node, forwarding signals so Ctrl-C and SIGTERM close it gracefully.
+import { spawnWorkerProcess, exitOf } from '../../embedded/worker-process.js';
+import { parseFlags } from '../../pipeline/flags.js';
+import type { Command } from '../command.js';
+import { guarded } from './guarded.js';
+
+export const workerCommand: Command = {
+  name: 'worker',
+  summary: 'process count and aggregate jobs from Redis (REDIS_URL) until Ctrl-C',
+  help: `usage: wq worker [--concurrency k]
+
+  --concurrency k   units computed at once (default WQ_CONCURRENCY or the number of cores)
+
+SIGINT/SIGTERM: stop taking jobs, let active units finish for WQ_SHUTDOWN_GRACE_MS (10000),
+then hand the rest back to the queue.`,
+  run: (args) =>
+    guarded('worker', async () => {
+      parseFlags(args, { values: ['--concurrency'] });
+      const child = spawnWorkerProcess({ args });
+      const forward = (signal: NodeJS.Signals): void => {
+        child.kill(signal);
+      };
+      process.on('SIGINT', forward);
+      process.on('SIGTERM', forward);
+      try {
+        return await exitOf(child);
+      } finally {
+        process.off('SIGINT', forward);
+        process.off('SIGTERM', forward);
+      }
+    }),
+};

@@ -1,0 +1,76 @@
+// `npm start`: the whole pipeline on one machine. A private redis-server (AOF under ./.data/)
+// unless REDIS_URL is set, one worker process per core, a sweep, the results table, and a
+// clean shutdown of everything, Ctrl-C included.
+import type { ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { compileConfig, type Logger } from '@weak-queens/shared';
+import { followSweep } from '../pipeline/follow.js';
+import { PipelineClient } from '../pipeline/pipeline-client.js';
+import { RedisServer } from './redis-server.js';
+import { exitOf, spawnWorkerProcess } from './worker-process.js';
+
+export interface EmbeddedOptions {
+  readonly ns: readonly number[];
+  readonly workers?: number;
+  readonly json?: boolean;
+  /** Default ./.data (Redis AOF in ./.data/redis). */
+  readonly dataDir?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly logger: Logger;
+  /** Aborted on Ctrl-C / SIGTERM: stop following and shut down. */
+  readonly signal?: AbortSignal;
+}
+
+export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
+  const env = options.env ?? process.env;
+  const { logger } = options;
+  let server: RedisServer | undefined;
+  const workers: ChildProcess[] = [];
+  let client: PipelineClient | undefined;
+  const killAll = (): void => {
+    for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
+  };
+  process.once('exit', killAll);
+  try {
+    let redisUrl = env.REDIS_URL;
+    if (!redisUrl) {
+      server = await RedisServer.start({ dir: resolve(options.dataDir ?? '.data', 'redis') });
+      redisUrl = server.url;
+      logger.info({ redis: redisUrl }, 'private redis-server started');
+    }
+    const config = compileConfig({ ...env, REDIS_URL: redisUrl });
+    const count = options.workers ?? availableParallelism();
+    const workerEnv = {
+      ...env,
+      REDIS_URL: redisUrl,
+      WQ_CONCURRENCY: '1',
+      LOG_LEVEL: env.LOG_LEVEL ?? 'warn',
+    };
+    for (let i = 0; i < count; i++) {
+      workers.push(spawnWorkerProcess({ env: workerEnv, detached: true }));
+    }
+    logger.info({ workers: count }, 'worker processes started');
+    client = new PipelineClient(config);
+    const submission = await client.submit(options.ns);
+    logger.info({ sweep: submission.sweep.id, jobs: submission.added }, 'sweep submitted');
+    const aborted = new Promise<never>((_, reject) => {
+      const abort = (): void => reject(new Error('interrupted'));
+      if (options.signal?.aborted) abort();
+      options.signal?.addEventListener('abort', abort, { once: true });
+    });
+    aborted.catch(() => undefined);
+    await Promise.race([
+      followSweep(client, submission.sweep.id, { json: options.json ?? false }),
+      aborted,
+    ]);
+    return 0;
+  } finally {
+    await client?.close();
+    for (const w of workers) if (w.exitCode === null) w.kill('SIGTERM');
+    await Promise.all(workers.map(exitOf));
+    await server?.stop();
+    process.off('exit', killAll);
+    logger.info('embedded pipeline stopped');
+  }
+}

@@ -1,0 +1,31 @@
+// Follows a sweep until it finishes: a progress bar on a terminal, plain lines otherwise (both
+// on stderr), then the results on stdout as a table or JSON lines.
+import type { PipelineClient } from './pipeline-client.js';
+import { progressLine, resultsJsonLine, resultsTable } from './format.js';
+
+export async function followSweep(
+  client: PipelineClient,
+  sweepId: string,
+  options: { json: boolean; plainEveryMs?: number },
+): Promise<void> {
+  const tty = process.stderr.isTTY === true;
+  let lastPlain = 0;
+  const done = await client
+    .waitFor(sweepId, {
+      onProgress: (p) => {
+        if (tty) {
+          process.stderr.write(`\r${progressLine(p)}`);
+        } else if (Date.now() - lastPlain >= (options.plainEveryMs ?? 5000)) {
+          lastPlain = Date.now();
+          process.stderr.write(`${progressLine(p)}\n`);
+        }
+      },
+    })
+    .finally(() => {
+      if (tty) process.stderr.write('\n');
+    });
+  const results = await client.results(done.sweep.ns);
+  process.stdout.write(
+    options.json ? results.map((r) => resultsJsonLine(r) + '\n').join('') : resultsTable(results),
+  );
+}

@@ -1,0 +1,37 @@
+// How results and progress are printed: a table per n, one JSON line per n (the same line as
+// `wq compute --json`), or CSV. Missing values print as "missing" / null / empty, never 0.
+import type { SizeResults, SweepProgress } from './pipeline-client.js';
+
+export function resultsJsonLine(r: SizeResults): string {
+  return JSON.stringify({ n: r.n, S: r.S ?? null, N: r.N.map((v) => v ?? null) });
+}
+
+export function resultsCsv(results: readonly SizeResults[]): string {
+  const rows = ['n,D,value'];
+  for (const r of results) {
+    r.N.forEach((v, d) => rows.push(`${r.n},${d},${v ?? ''}`));
+    rows.push(`${r.n},S,${r.S ?? ''}`);
+  }
+  return rows.join('\n') + '\n';
+}
+
+export function resultsTable(results: readonly SizeResults[]): string {
+  const lines: string[] = [];
+  for (const r of results) {
+    lines.push(`n = ${r.n}`);
+    const width = Math.max(...r.N.map((v) => (v ?? 'missing').length), 1);
+    r.N.forEach((v, d) =>
+      lines.push(`  D = ${String(d).padStart(2)}  ${(v ?? 'missing').padStart(width)}`),
+    );
+    lines.push(`  S(${r.n}) = ${r.S ?? 'missing'}`, '');
+  }
+  return lines.join('\n');
+}
+
+/** `[#####.....]  45%  5/11 n  120/167 units` */
+export function progressLine(p: SweepProgress, width = 30): string {
+  const fraction = p.units ? p.unitsDone / p.units : p.done / Math.max(1, p.total);
+  const filled = Math.round(fraction * width);
+  const bar = '#'.repeat(filled) + '.'.repeat(width - filled);
+  return `[${bar}] ${String(Math.floor(fraction * 100)).padStart(3)}%  ${p.done}/${p.total} n  ${p.unitsDone}/${p.units} units`;
+}
