@@ -1,1 +1,24 @@
-console.log('bench: not yet');
+// Entry point of the `wq` binary (bin/wq.js imports this file from dist/).
+//
+// No SIGINT/SIGTERM handler on purpose: a computation holds no external state, so the default
+// (exit at once, worker threads included) is the graceful close, and a handler could not run
+// anyway while an in-process count (--threads 1) keeps the event loop busy.
+import { createCli, EXIT_FAILED } from './cli.js';
+import { commands } from './commands/index.js';
+
+async function main(): Promise<void> {
+  // A reader that stops early (`wq boards 14 --all | head`) is not an error; the writer notices.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') {
+      process.stderr.write(`wq: cannot write output: ${error.message}\n`);
+      process.exitCode = EXIT_FAILED;
+    }
+  });
+  const cli = createCli({ commands, debug: Boolean(process.env.WQ_DEBUG) });
+  process.exitCode = await cli.run(process.argv.slice(2));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`wq: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = EXIT_FAILED;
+});

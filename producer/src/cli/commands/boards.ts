@@ -1,0 +1,73 @@
+// wq boards <n>: streams the classic solutions, stopping at a limit unless asked for all.
+import { formatBoard, InvalidInputError, listBoards, MAX_N } from '@weak-queens/shared';
+import { parseBoardSize, parseCommandArgs, parseInteger } from '../args.js';
+import type { Command } from '../command.js';
+import { LineWriter } from '../line-writer.js';
+
+const DEFAULT_LIMIT = 100;
+const FORMATS = ['ascii', 'json'] as const;
+
+const options = {
+  limit: { type: 'string', allowed: 'an integer ≥ 1' },
+  format: { type: 'string', allowed: `one of ${FORMATS.join(', ')}` },
+  all: { type: 'boolean' },
+} as const;
+
+export const boards: Command = {
+  name: 'boards',
+  summary: 'list the classic n-queens solutions (first 100 unless asked for more)',
+  help: `Usage: wq boards <n> [--format ascii|json] [--limit <k>] [--all]
+
+Lists the classic n-queens solutions in lexicographic order of their columns.
+
+Arguments:
+  <n>              board size, an integer from 1 to ${MAX_N}
+
+Options:
+  --format <f>     ascii (default): one board per block, Q for a queen, blank line between;
+                   json: one JSON array per line, the queen's column for each row
+  --limit <k>      print at most k boards (default ${DEFAULT_LIMIT}); when there are more, a note
+                   on stderr says so and the exit code is still 0
+  --all            print every board, however many
+  -h, --help       this text
+
+Examples:
+  wq boards 4 --format json     prints [1,3,0,2] and [2,0,3,1]
+  wq boards 8 --all`,
+
+  async run(args) {
+    const { values, positionals } = parseCommandArgs(args, options, [
+      { name: 'n', allowed: `an integer from 1 to ${MAX_N}` },
+    ]);
+    const n = parseBoardSize(positionals[0] ?? '');
+    const format = parseFormat(values.format ?? 'ascii');
+    const limit = values.all
+      ? Infinity
+      : values.limit === undefined
+        ? DEFAULT_LIMIT
+        : parseInteger('limit', values.limit, 1, Number.MAX_SAFE_INTEGER);
+
+    const out = new LineWriter();
+    let shown = 0;
+    for (const board of listBoards(n)) {
+      if (shown === limit) {
+        process.stderr.write(
+          `wq boards: showed the first ${shown} boards and stopped; more exist ` +
+            `(use --all to list every board, or --limit <k> for more)\n`,
+        );
+        break;
+      }
+      const text =
+        format === 'json' ? JSON.stringify(board) : `${shown > 0 ? '\n' : ''}${formatBoard(board)}`;
+      // The reader went away (… | head): stop quietly, that is what it asked for.
+      if (!(await out.line(text))) break;
+      shown++;
+    }
+    return 0;
+  },
+};
+
+function parseFormat(value: string): (typeof FORMATS)[number] {
+  if ((FORMATS as readonly string[]).includes(value)) return value as (typeof FORMATS)[number];
+  throw new InvalidInputError('format', value, `one of ${FORMATS.join(', ')}`);
+}
