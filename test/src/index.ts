@@ -1,2 +1,3 @@
 // @weak-queens/test: helpers for cross-process and end-to-end tests.
-export {};
+export { startTestRedis, uniquePrefix, deletePrefix, type TestRedis } from './test-redis.js';
+export { startWorker, stopWorkers, type TestWorkerOptions } from './worker-processes.js';

@@ -1,0 +1,51 @@
+// `npm start` with a small sweep: private Redis, worker processes, results, clean exit.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const S = [
+  '1',
+  '4',
+  '29',
+  '276',
+  '3347',
+  '49602',
+  '873477',
+  '17766990',
+  '409828485',
+  '10570235486',
+];
+
+describe('when npm start runs a small sweep', () => {
+  it('exits 0 with the exact results and leaves its data under ./.data', async () => {
+    const producerDist = dirname(createRequire(import.meta.url).resolve('@weak-queens/producer'));
+    const cwd = mkdtempSync(join(tmpdir(), 'wq-start-'));
+    const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
+    delete env.REDIS_URL; // the embedded mode starts its own redis-server
+    try {
+      const child = spawn(
+        process.execPath,
+        [join(producerDist, 'start.js'), '--small', '--json', '--workers', '2'],
+        { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const code = await new Promise<number | null>((r) => child.once('exit', r));
+      expect(code, stderr).toBe(0);
+      const lines = stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { n: number; S: string; N: string[] });
+      expect(lines.map((l) => l.S)).toEqual(S);
+      expect(lines[3]?.N).toEqual(['256', '16', '2', '2']);
+      expect(existsSync(join(cwd, '.data', 'redis'))).toBe(true);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});
