@@ -75,7 +75,18 @@ export class PipelineClient {
       aggregate: new Queue(QUEUE_NAMES.aggregate, options),
     };
     this.flows = new FlowProducer(options);
+    // Connection errors surface as failed commands (one clear line from ping); the events
+    // themselves would print stack traces.
+    const remember = (err: Error): void => {
+      this.lastError = err;
+    };
+    this.redis.on('error', remember);
+    this.queues.count.on('error', remember);
+    this.queues.aggregate.on('error', remember);
+    this.flows.on('error', remember);
   }
+
+  private lastError?: Error;
 
   /** Fails fast with one clear error when Redis cannot be reached. */
   async ping(): Promise<void> {
@@ -85,7 +96,7 @@ export class PipelineClient {
       throw new InvalidInputError(
         'REDIS_URL',
         this.config.redisUrl,
-        `a reachable Redis server (${err instanceof Error ? err.message : String(err)})`,
+        `a reachable Redis server (${this.lastError?.message ?? (err instanceof Error ? err.message : String(err))})`,
       );
     }
   }

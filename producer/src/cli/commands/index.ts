@@ -9,8 +9,25 @@
 // then add it to the list below.
 import type { Command } from '../command.js';
 import { boards } from './boards.js';
+import { cancelCommand } from './cancel.js';
 import { classic } from './classic.js';
 import { compute } from './compute.js';
+import { resultsCommand } from './results.js';
+import { retryCommand } from './retry.js';
+import { statusCommand } from './status.js';
+import { sweepCommand } from './sweep.js';
 import { unique } from './unique.js';
+import { workerCommand } from './worker.js';
 
-export const commands: readonly Command[] = [compute, classic, unique, boards];
+export const commands: readonly Command[] = [
+  compute,
+  classic,
+  unique,
+  boards,
+  sweepCommand,
+  workerCommand,
+  statusCommand,
+  resultsCommand,
+  cancelCommand,
+  retryCommand,
+];
