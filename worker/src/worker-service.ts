@@ -62,7 +62,13 @@ export class WorkerService {
     for (const worker of [this.countWorker, this.aggregateWorker]) {
       worker.on('error', (err) => logger.error({ err }, 'worker error'));
     }
+    // Shown by `wq status`: which units this worker holds right now.
+    this.countWorker.on('active', (job) => this.active.add(String(job.id)));
+    this.countWorker.on('completed', (job) => this.active.delete(String(job.id)));
+    this.countWorker.on('failed', (job) => job && this.active.delete(String(job.id)));
   }
+
+  private readonly active = new Set<string>();
 
   /** Starts taking jobs and heartbeating; resolves once both queues are being served. */
   async start(): Promise<void> {
@@ -125,7 +131,7 @@ export class WorkerService {
       pid: process.pid,
       concurrency: this.options.concurrency,
       startedAt: this.startedAt,
-      active: [],
+      active: [...this.active],
     });
   }
 }
