@@ -26,7 +26,9 @@ describe('when listing boards', () => {
   it('lists as many boards as it counts, lazily', () => {
     expect(BigInt([...listBoards(8)].length)).toBe(classicCount(8));
     const first = listBoards(20).next();
-    expect(first.value).toEqual([0, 2, 4, 1, 3, 12, 14, 11, 17, 19, 16, 8, 15, 18, 7, 9, 6, 13, 5, 10]);
+    expect(first.value).toEqual([
+      0, 2, 4, 1, 3, 12, 14, 11, 17, 19, 16, 8, 15, 18, 7, 9, 6, 13, 5, 10,
+    ]);
   });
 
   it('draws a board as text', () => {

@@ -120,7 +120,9 @@ describe('when one (n, D) is split into work units', () => {
     const coarse = planUnits(12, 9, { algorithm: 'dfs', targetSeconds: 1e-2 });
     const fine = planUnits(12, 9, { algorithm: 'dfs', targetSeconds: 1e-4 });
     expect(fine.length).toBeGreaterThan(coarse.length);
-    expect(planUnits(12, 9, { algorithm: 'dfs', targetSeconds: 1e-9, maxUnits: 50 }).length).toBeLessThanOrEqual(50);
+    expect(
+      planUnits(12, 9, { algorithm: 'dfs', targetSeconds: 1e-9, maxUnits: 50 }).length,
+    ).toBeLessThanOrEqual(50);
   });
 
   it('counts a unit with a prefix the same way with every algorithm', () => {
@@ -136,10 +138,16 @@ describe('when one (n, D) is split into work units', () => {
 describe('when the input is out of range', () => {
   it('rejects n and D with errors that say what is allowed', () => {
     expect(() => countPlacements(0, 0)).toThrow(InvalidInputError);
-    expect(() => countPlacements(33, 0)).toThrow('n: 33 is not allowed; expected an integer from 1 to 32');
-    expect(() => countPlacements(5, 5)).toThrow('D: 5 is not allowed; expected an integer from 0 to n-1 = 4');
+    expect(() => countPlacements(33, 0)).toThrow(
+      'n: 33 is not allowed; expected an integer from 1 to 32',
+    );
+    expect(() => countPlacements(5, 5)).toThrow(
+      'D: 5 is not allowed; expected an integer from 0 to n-1 = 4',
+    );
     expect(() => countPlacements(5, 1.5)).toThrow(InvalidInputError);
-    expect(() => countUnit({ ...planUnits(6, 3)[0]!, prefix: [0, 0] })).toThrow('row 1 is attacked');
+    expect(() => countUnit({ ...planUnits(6, 3)[0]!, prefix: [0, 0] })).toThrow(
+      'row 1 is attacked',
+    );
   });
 });
 
@@ -149,7 +157,11 @@ describe('when a computation reports progress', () => {
       const seen: number[] = [];
       countPlacements(9, 5, { algorithm, onProgress: (f) => seen.push(f) });
       expect(seen.length).toBeGreaterThan(1);
-      expect(seen.every((f, i) => f >= 0 && f <= 1 + 1e-9 && (i === 0 || f >= (seen[i - 1] ?? 0) - 1e-9))).toBe(true);
+      expect(
+        seen.every(
+          (f, i) => f >= 0 && f <= 1 + 1e-9 && (i === 0 || f >= (seen[i - 1] ?? 0) - 1e-9),
+        ),
+      ).toBe(true);
       expect(seen.at(-1)).toBeCloseTo(1, 9);
     });
   }
