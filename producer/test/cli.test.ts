@@ -1,0 +1,284 @@
+// End-to-end tests of the `wq` command line: they spawn the built CLI (the test task builds the
+// package first) and check exit codes, stdout and stderr exactly.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const WQ = fileURLToPath(new URL('../bin/wq.js', import.meta.url));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function wq(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [WQ, ...args], { maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const lines = (text: string): string[] => text.split('\n').filter((line) => line !== '');
+
+/** S(1..11), from PROBLEM.md and the seed's published table. */
+const S_1_TO_11 = [
+  '1',
+  '4',
+  '29',
+  '276',
+  '3347',
+  '49602',
+  '873477',
+  '17766990',
+  '409828485',
+  '10570235486',
+  '301407798711',
+];
+
+const NS_ALLOWED = 'expected sizes from 1 to 32 as "14", "4-12" or "4,6,10-12"';
+
+describe.concurrent('when the command line is wrong', () => {
+  it.each([
+    [['compute', '0'], `wq compute: n: "0" is not allowed; ${NS_ALLOWED}`],
+    [['compute', 'abc'], `wq compute: n: "abc" is not allowed; ${NS_ALLOWED}`],
+    [['compute', '40'], `wq compute: n: "40" is not allowed; ${NS_ALLOWED}`],
+    [['compute', '5-3'], `wq compute: n: "5-3" is not allowed; ${NS_ALLOWED}`],
+    [['compute'], `wq compute: missing <ns>; ${NS_ALLOWED}`],
+    [
+      ['compute', '4', '--algorithm', 'foo'],
+      'wq compute: algorithm: "foo" is not allowed; expected one of auto, seed-dp, window-transfer, dfs',
+    ],
+    [
+      ['compute', '4', '--bogus'],
+      'wq compute: option: "--bogus" is not allowed; expected one of --json, --algorithm <value>, --threads <value>, --help',
+    ],
+    [
+      ['compute', '4', '--threads', '0'],
+      'wq compute: threads: "0" is not allowed; expected an integer from 1 to 1024',
+    ],
+    [
+      ['compute', '4', '--threads', '1.5'],
+      'wq compute: threads: "1.5" is not allowed; expected an integer from 1 to 1024',
+    ],
+    [
+      ['compute', '4', '--threads'],
+      'wq compute: option --threads needs a value: an integer from 1 to 1024',
+    ],
+    [
+      ['compute', '4', '5'],
+      'wq compute: argument: "5" is not allowed; expected only <ns> and options',
+    ],
+    [
+      ['boards', '4', '--format', 'xml'],
+      'wq boards: format: "xml" is not allowed; expected one of ascii, json',
+    ],
+    [
+      ['boards', '4', '--limit', '0'],
+      'wq boards: limit: "0" is not allowed; expected an integer ≥ 1',
+    ],
+    [['boards', '33'], 'wq boards: n: "33" is not allowed; expected an integer from 1 to 32'],
+    [['classic', '0'], 'wq classic: n: "0" is not allowed; expected an integer from 1 to 32'],
+    [['unique', 'x'], 'wq unique: n: "x" is not allowed; expected an integer from 1 to 32'],
+  ])('wq %j exits with 2 and one line saying what is allowed', async (args, message) => {
+    const run = await wq(...args);
+    expect(run).toEqual({ code: 2, stdout: '', stderr: `${message}\n` });
+  });
+
+  // Later steps register more commands after these four; the list grows, the line stays one.
+  const COMMANDS = 'one of compute, classic, unique, boards(, [a-z-]+)* \\(see wq --help\\)';
+
+  it('refuses an unknown command with the list of commands', async () => {
+    const run = await wq('frobnicate');
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(
+      new RegExp(`^wq: command: "frobnicate" is not allowed; expected ${COMMANDS}\\n$`),
+    );
+  });
+
+  it('refuses a missing command with the list of commands', async () => {
+    const run = await wq();
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(new RegExp(`^wq: missing command; expected ${COMMANDS}\\n$`));
+  });
+});
+
+describe.concurrent('when asked for help', () => {
+  it('lists every command at the top level', async () => {
+    const run = await wq('--help');
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    for (const name of ['compute', 'classic', 'unique', 'boards']) {
+      expect(run.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+    }
+  });
+
+  it.each([
+    ['compute', '--help'],
+    ['compute', '-h'],
+    ['classic', '--help'],
+    ['unique', '--help'],
+    ['boards', '--help'],
+    ['boards', '-h'],
+  ])('wq %s %s prints its usage and exits with 0', async (name, flag) => {
+    const run = await wq(name, flag);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout.startsWith(`Usage: wq ${name} `)).toBe(true);
+  });
+
+  it('answers --help on every registered command', async () => {
+    const names = [...(await wq('--help')).stdout.matchAll(/^ {2}([a-z-]+) /gm)].map((m) => m[1]);
+    expect(names.slice(0, 4)).toEqual(['compute', 'classic', 'unique', 'boards']);
+    const runs = await Promise.all(names.map((name) => wq(name ?? '', '--help')));
+    runs.forEach((run, i) => {
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toContain(`wq ${names[i]}`);
+    });
+  });
+
+  it('answers --help even after other arguments', async () => {
+    const run = await wq('compute', '40', '--bogus', '--help');
+    expect(run.code).toBe(0);
+    expect(run.stdout.startsWith('Usage: wq compute ')).toBe(true);
+  });
+});
+
+describe.concurrent('when computing N(n, D) and S(n)', () => {
+  it('prints the worked example n = 4 as one JSON line', async () => {
+    const run = await wq('compute', '4', '--json');
+    expect(run).toEqual({
+      code: 0,
+      stdout: '{"n":4,"S":"276","N":["256","16","2","2"]}\n',
+      stderr: '',
+    });
+  });
+
+  it('prints a right-aligned table without --json', async () => {
+    const run = await wq('compute', '3-4', '--threads', '1');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      [
+        'n = 3',
+        '   D  N(3, D)',
+        '   0       27',
+        '   1        2',
+        '   2        0',
+        'S(3)       29',
+        '',
+        'n = 4',
+        '   D  N(4, D)',
+        '   0      256',
+        '   1       16',
+        '   2        2',
+        '   3        2',
+        'S(4)      276',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('gives sizes of a list in increasing order', async () => {
+    const run = await wq('compute', '5,2,4-4', '--json', '--threads', '2');
+    expect(lines(run.stdout).map((line) => (JSON.parse(line) as { n: number }).n)).toEqual([
+      2, 4, 5,
+    ]);
+  });
+
+  const cases: Array<[string, string, number]> = [];
+  for (const algorithm of ['auto', 'window-transfer', 'seed-dp', 'dfs']) {
+    for (const threads of ['1', '2'])
+      cases.push([algorithm, threads, algorithm === 'dfs' ? 8 : 11]);
+  }
+  it.each(cases)(
+    'gives the published S(1..n) with --algorithm %s --threads %s (n = %i)',
+    async (algorithm, threads, last) => {
+      const run = await wq(
+        'compute',
+        `1-${last}`,
+        '--json',
+        '--algorithm',
+        algorithm,
+        '--threads',
+        threads,
+      );
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe('');
+      const results = lines(run.stdout).map(
+        (line) => JSON.parse(line) as { n: number; S: string; N: string[] },
+      );
+      expect(results.map((r) => r.n)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+      expect(results.map((r) => r.S)).toEqual(S_1_TO_11.slice(0, last));
+      for (const r of results) {
+        expect(r.N).toHaveLength(r.n);
+        // N(n, 0) = n^n, and the N(n, D) add up to S(n).
+        expect(r.N[0]).toBe(`${BigInt(r.n) ** BigInt(r.n)}`);
+        expect(r.N.reduce((sum, v) => sum + BigInt(v), 0n)).toBe(BigInt(r.S));
+      }
+    },
+  );
+});
+
+describe.concurrent('when asking for the classic family', () => {
+  it('counts the 92 solutions of n = 8', async () => {
+    expect(await wq('classic', '8')).toEqual({ code: 0, stdout: '92\n', stderr: '' });
+  });
+
+  it('counts the 12 classes of n = 8 under rotations and reflections', async () => {
+    expect(await wq('unique', '8')).toEqual({ code: 0, stdout: '12\n', stderr: '' });
+  });
+
+  it('lists the two boards of n = 4 as JSON lines', async () => {
+    expect(await wq('boards', '4', '--format', 'json')).toEqual({
+      code: 0,
+      stdout: '[1,3,0,2]\n[2,0,3,1]\n',
+      stderr: '',
+    });
+  });
+
+  it('draws the boards of n = 4 as text with a blank line between', async () => {
+    expect(await wq('boards', '4')).toEqual({
+      code: 0,
+      stdout: '. Q . .\n. . . Q\nQ . . .\n. . Q .\n\n. . Q .\nQ . . .\n. . . Q\n. Q . .\n',
+      stderr: '',
+    });
+  });
+});
+
+describe.concurrent('when more boards exist than the limit', () => {
+  const note = (shown: number): string =>
+    `wq boards: showed the first ${shown} boards and stopped; more exist ` +
+    `(use --all to list every board, or --limit <k> for more)\n`;
+
+  it('prints the first 100 by default and says so on stderr', async () => {
+    const run = await wq('boards', '9', '--format', 'json');
+    expect(run.code).toBe(0);
+    expect(lines(run.stdout)).toHaveLength(100);
+    expect(lines(run.stdout)[0]).toBe('[0,2,5,7,1,3,8,6,4]');
+    expect(run.stderr).toBe(note(100));
+  });
+
+  it('prints exactly --limit boards', async () => {
+    const run = await wq('boards', '6', '--format', 'json', '--limit', '2');
+    expect(run).toEqual({ code: 0, stdout: '[1,3,5,0,2,4]\n[2,5,1,4,0,3]\n', stderr: note(2) });
+  });
+
+  it('prints everything with no note when the limit is not reached', async () => {
+    const run = await wq('boards', '6', '--format', 'json', '--limit', '4');
+    expect(lines(run.stdout)).toHaveLength(4);
+    expect(run.stderr).toBe('');
+  });
+
+  it('prints all 352 boards of n = 9 with --all', async () => {
+    const run = await wq('boards', '9', '--format', 'json', '--all');
+    expect(run.code).toBe(0);
+    expect(lines(run.stdout)).toHaveLength(352);
+    expect(new Set(lines(run.stdout)).size).toBe(352);
+    expect(run.stderr).toBe('');
+  });
+});
