@@ -75,8 +75,11 @@ function rewriteParseError(error: unknown, options: Record<string, OptionSpec>):
     if (spec?.type === 'boolean') {
       return new UsageError(`option ${quoted} takes no value`);
     }
-    // Also reached for `--threads -1`: a value that starts with '-' must be written `--threads=-1`.
-    return new UsageError(`option ${quoted} needs a value: ${spec?.allowed ?? 'a value'}`);
+    // parseArgs also lands here for `--threads -1`: a value that looks like an option.
+    const hint = message.includes('ambiguous')
+      ? ` (write ${quoted}=<value> if it starts with "-")`
+      : '';
+    return new UsageError(`option ${quoted} needs a value: ${spec?.allowed ?? 'a value'}${hint}`);
   }
   return new UsageError(message.split('\n')[0] ?? message);
 }
