@@ -1,6 +1,6 @@
 // One worker process: a BullMQ worker per queue, the kernel thread pool, heartbeats, and a
 // graceful close that lets active units finish within a bound and hands the rest back.
-import { Worker } from 'bullmq';
+import { MetricsTime, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   createRedis,
@@ -42,7 +42,15 @@ export class WorkerService {
     const store = new ResultStore(this.redis, config.prefix);
     this.registry = new SweepRegistry(this.redis, config.prefix);
     const connection = redisOptions(config, 'worker');
-    const common = { connection, prefix: config.prefix, name: id, autorun: false };
+    // metrics: per-minute completed/failed counts, which the dashboard's /metrics exports.
+    const metrics = { maxDataPoints: MetricsTime.ONE_WEEK };
+    // A dead or cut-off worker's jobs are put back once their lock lapses (stall detection).
+    const stalls = {
+      lockDuration: config.lockMs,
+      stalledInterval: config.stalledIntervalMs,
+      maxStalledCount: config.maxStalled,
+    };
+    const common = { connection, prefix: config.prefix, name: id, autorun: false, metrics };
     this.countWorker = new Worker(
       QUEUE_NAMES.count,
       createCountProcessor({
@@ -51,24 +59,36 @@ export class WorkerService {
         workerId: id,
         logger: logger.child({ module: 'count' }),
         progressIntervalMs: this.options.progressIntervalMs,
+        failJobs: config.testFailJobs,
       }),
-      { ...common, concurrency },
+      { ...common, ...stalls, concurrency },
     );
     this.aggregateWorker = new Worker(
       QUEUE_NAMES.aggregate,
       createAggregateProcessor({ store, logger: logger.child({ module: 'aggregate' }) }),
-      { ...common, concurrency: AGGREGATE_CONCURRENCY },
+      { ...common, ...stalls, concurrency: AGGREGATE_CONCURRENCY },
     );
     for (const worker of [this.countWorker, this.aggregateWorker]) {
       worker.on('error', (err) => logger.error({ err }, 'worker error'));
     }
     // Shown by `wq status`: which units this worker holds right now.
-    this.countWorker.on('active', (job) => this.active.add(String(job.id)));
-    this.countWorker.on('completed', (job) => this.active.delete(String(job.id)));
-    this.countWorker.on('failed', (job) => job && this.active.delete(String(job.id)));
+    this.countWorker.on('active', (job) => this.active.set(String(job.id), Date.now()));
+    this.countWorker.on('completed', (job) => this.finished(String(job.id)));
+    this.countWorker.on('failed', (job) => job && this.finished(String(job.id)));
   }
 
-  private readonly active = new Set<string>();
+  /** Count job id → when it became active; with the totals below it feeds the dashboard. */
+  private readonly active = new Map<string, number>();
+  private jobsDone = 0;
+  private busyMs = 0;
+
+  private finished(id: string): void {
+    const since = this.active.get(id);
+    if (since === undefined) return;
+    this.active.delete(id);
+    this.jobsDone += 1;
+    this.busyMs += Date.now() - since;
+  }
 
   /** Starts taking jobs and heartbeating; resolves once both queues are being served. */
   async start(): Promise<void> {
@@ -125,13 +145,17 @@ export class WorkerService {
   }
 
   private async heartbeat(): Promise<void> {
+    const now = Date.now();
     await this.registry.heartbeat({
       id: this.id,
       host: this.id.replace(/-\d+$/, ''),
       pid: process.pid,
       concurrency: this.options.concurrency,
       startedAt: this.startedAt,
-      active: [...this.active],
+      active: [...this.active.keys()],
+      jobsDone: this.jobsDone,
+      busyMs: this.busyMs + [...this.active.values()].reduce((t, since) => t + (now - since), 0),
+      heartbeatAt: new Date(now).toISOString(),
     });
   }
 }

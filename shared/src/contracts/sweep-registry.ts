@@ -22,6 +22,12 @@ export interface WorkerInfo {
   readonly startedAt: string;
   /** Job ids being processed at the last heartbeat. */
   readonly active: readonly string[];
+  /** Count units finished (completed or failed) since the worker started. */
+  readonly jobsDone?: number;
+  /** Milliseconds spent on count units since start, summed over its slots (running ones too). */
+  readonly busyMs?: number;
+  /** When this heartbeat was sent; with startedAt and concurrency it gives the busy share. */
+  readonly heartbeatAt?: string;
 }
 
 /** A worker is live when its last heartbeat is younger than this. */
