@@ -21,6 +21,8 @@ export interface CountProcessorDeps {
   readonly logger: Logger;
   /** Shortest time between two progress updates of one job. */
   readonly progressIntervalMs: number;
+  /** TEST ONLY (WQ_TEST_FAIL_JOBS): job ids failed on every attempt with a retryable error. */
+  readonly failJobs?: readonly string[];
 }
 
 export function createCountProcessor(deps: CountProcessorDeps) {
@@ -39,6 +41,13 @@ export function createCountProcessor(deps: CountProcessorDeps) {
     if (stored) {
       log.info({ n: data.n, depth: data.depth, unit: key }, 'unit already in the result store');
       return stored;
+    }
+    if (deps.failJobs?.includes(String(job.id))) {
+      log.warn(
+        { attempt: job.attemptsMade + 1 },
+        'failing the unit on purpose (WQ_TEST_FAIL_JOBS)',
+      );
+      throw new Error(`injected failure: job ${job.id} is listed in WQ_TEST_FAIL_JOBS (test only)`);
     }
 
     const unit: WorkUnit = {

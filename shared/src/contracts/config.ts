@@ -15,6 +15,10 @@ export const CONFIG_ENV = [
   'WQ_TARGET_SECONDS',
   'WQ_ATTEMPTS',
   'WQ_SHUTDOWN_GRACE_MS',
+  'WQ_LOCK_MS',
+  'WQ_STALLED_INTERVAL_MS',
+  'WQ_MAX_STALLED',
+  'WQ_TEST_FAIL_JOBS',
 ] as const;
 
 export interface RedisSettings {
@@ -42,6 +46,20 @@ export interface WqConfig {
   readonly attempts: number;
   /** How long a closing worker lets active units finish before handing them back. */
   readonly shutdownGraceMs: number;
+  /**
+   * How long a worker's lock on a job lasts without renewal (renewed every half of it). A worker
+   * that dies or loses its link holds its units at most this long before they can be re-run.
+   */
+  readonly lockMs: number;
+  /** How often each worker looks for jobs whose lock expired (stalled) and puts them back. */
+  readonly stalledIntervalMs: number;
+  /** How many times one job may stall (its worker died) and be put back before it fails. */
+  readonly maxStalled: number;
+  /**
+   * TEST ONLY (WQ_TEST_FAIL_JOBS): count job ids such as `n12-d9-u2` that the worker fails on
+   * every attempt with a retryable error, to exercise attempts, failure reporting and retry.
+   */
+  readonly testFailJobs: readonly string[];
 }
 
 export type ConfigOverrides = Partial<Omit<WqConfig, 'redis' | 'redisUrl'>> & {
@@ -71,7 +89,44 @@ export function compileConfig(
     shutdownGraceMs:
       overrides.shutdownGraceMs ??
       nonNegativeInteger('WQ_SHUTDOWN_GRACE_MS', env.WQ_SHUTDOWN_GRACE_MS, 10_000),
+    lockMs: overrides.lockMs ?? boundedInteger('WQ_LOCK_MS', env.WQ_LOCK_MS, 30_000, 500),
+    stalledIntervalMs:
+      overrides.stalledIntervalMs ??
+      boundedInteger('WQ_STALLED_INTERVAL_MS', env.WQ_STALLED_INTERVAL_MS, 30_000, 100),
+    maxStalled:
+      overrides.maxStalled ?? positiveInteger('WQ_MAX_STALLED', env.WQ_MAX_STALLED, 2, 1000),
+    testFailJobs:
+      overrides.testFailJobs ?? parseJobIdList('WQ_TEST_FAIL_JOBS', env.WQ_TEST_FAIL_JOBS),
   };
+}
+
+/** An integer of milliseconds from `min` up (a lock shorter than a few renewals is useless). */
+function boundedInteger(
+  field: string,
+  text: string | undefined,
+  fallback: number,
+  min: number,
+): number {
+  const value = nonEmpty(text);
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number < min || !Number.isSafeInteger(number)) {
+    throw new InvalidInputError(field, value, `an integer of milliseconds ≥ ${min}`);
+  }
+  return number;
+}
+
+/** Comma-separated job ids as the planner names them: `n12-d9` or `n12-d9-u2`. */
+export function parseJobIdList(field: string, text: string | undefined): readonly string[] {
+  const value = nonEmpty(text);
+  if (value === undefined) return [];
+  const ids = value.split(',').map((id) => id.trim());
+  for (const id of ids) {
+    if (!/^n\d+-d\d+(-u\d+)?$/.test(id)) {
+      throw new InvalidInputError(field, id, 'count job ids such as "n12-d9" or "n12-d9-u2"');
+    }
+  }
+  return ids;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
