@@ -40,6 +40,8 @@ export function createCountProcessor(deps: CountProcessorDeps) {
     const stored = (await store.units(data.n, data.depth)).get(key);
     if (stored) {
       log.info({ n: data.n, depth: data.depth, unit: key }, 'unit already in the result store');
+      // A worker killed between the two writes below left the unit without its N(n, D).
+      if (data.whole) await store.putDepth(wholeDepth(stored));
       return stored;
     }
     if (deps.failJobs?.includes(String(job.id))) {
@@ -93,22 +95,23 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       worker: workerId,
     };
     await store.putUnit(result);
-    if (data.whole) {
-      // An unsplit (n, D): the unit is the whole of N(n, D).
-      const depth: DepthResult = {
-        kind: 'depth',
-        n: data.n,
-        depth: data.depth,
-        value: result.value,
-        algorithm: result.algorithm,
-        units: 1,
-        seconds: result.seconds,
-        workers: [workerId],
-      };
-      await store.putDepth(depth);
-    }
+    if (data.whole) await store.putDepth(wholeDepth(result));
     await job.updateProgress(100);
     log.info({ n: data.n, depth: data.depth, unit: key, seconds: result.seconds }, 'unit counted');
     return result;
+  };
+}
+
+/** An unsplit (n, D): its one unit is the whole of N(n, D). */
+function wholeDepth(unit: UnitResult): DepthResult {
+  return {
+    kind: 'depth',
+    n: unit.n,
+    depth: unit.depth,
+    value: unit.value,
+    algorithm: unit.algorithm,
+    units: 1,
+    seconds: unit.seconds,
+    workers: [unit.worker],
   };
 }
