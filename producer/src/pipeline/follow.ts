@@ -20,6 +20,9 @@ export async function followSweep(
           process.stderr.write(`${progressLine(p)}\n`);
         }
       },
+      onDisconnect: (err) => {
+        process.stderr.write(`${tty ? '\n' : ''}lost Redis (${err.message}); waiting for it\n`);
+      },
     })
     .finally(() => {
       if (tty) process.stderr.write('\n');

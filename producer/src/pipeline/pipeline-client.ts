@@ -15,6 +15,7 @@ import {
   type WorkerInfo,
   type WqConfig,
 } from '@weak-queens/shared';
+import { isConnectionError } from './connection-errors.js';
 import { planSize } from './sweep-planner.js';
 import { SweepFailedError } from './sweep-failed-error.js';
 
@@ -184,14 +185,34 @@ export class PipelineClient {
 
   /**
    * Polls until every n of the sweep is done. Throws when one fails or disappears (cancelled),
-   * naming it and the reason.
+   * naming it and the reason. A lost connection (Redis restarting) is waited out for up to
+   * `reconnectMs` (default 120 s): the sweep goes on without us, so we just poll again.
    */
   async waitFor(
     sweepId: string,
-    options: { onProgress?: (p: SweepProgress) => void; intervalMs?: number } = {},
+    options: {
+      onProgress?: (p: SweepProgress) => void;
+      onDisconnect?: (err: Error) => void;
+      intervalMs?: number;
+      reconnectMs?: number;
+    } = {},
   ): Promise<SweepProgress> {
+    let lostSince: number | undefined;
     for (;;) {
-      const progress = await this.progress(sweepId);
+      let progress: SweepProgress;
+      try {
+        progress = await this.progress(sweepId);
+        lostSince = undefined;
+      } catch (err) {
+        if (!isConnectionError(err)) throw err;
+        if (lostSince === undefined) {
+          lostSince = Date.now();
+          options.onDisconnect?.(err as Error);
+        }
+        if (Date.now() - lostSince > (options.reconnectMs ?? 120_000)) throw err;
+        await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 250));
+        continue;
+      }
       options.onProgress?.(progress);
       if (progress.done === progress.total) return progress;
       const broken = progress.sizes.find((s) => s.state === 'failed' || s.state === 'missing');
