@@ -12,6 +12,8 @@ export interface RedisServerOptions {
   /** Default: `redis-server` from PATH. */
   readonly binary?: string;
   readonly startTimeoutMs?: number;
+  /** A fixed port (to restart a server where its clients expect it); default a free one. */
+  readonly port?: number;
 }
 
 /** redis-server is missing or would not start. */
@@ -39,6 +41,7 @@ export class RedisServer {
 
   static async start(options: RedisServerOptions): Promise<RedisServer> {
     mkdirSync(options.dir, { recursive: true });
+    if (options.port !== undefined) return RedisServer.launch(options, options.port);
     // Another process may take the free port between the probe and the bind: try again.
     let lastError: unknown;
     for (let attempt = 0; attempt < 3; attempt++) {
