@@ -1,0 +1,150 @@
+// `wq cancel <sweep>` and `wq retry <sweep>` through the real command line, with real worker
+// processes and a real Redis: what is removed, what is re-run, and the exact values after.
+import type { ChildProcess } from 'node:child_process';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PipelineClient, SweepFailedError, type StatusReport } from '@weak-queens/producer';
+import { compileConfig, countPlacements, storeKeys } from '@weak-queens/shared';
+import {
+  deletePrefix,
+  startTestRedis,
+  startWorker,
+  stopWorkers,
+  type TestRedis,
+  uniquePrefix,
+} from './src/index.js';
+import { runWq } from './src/wq-cli.js';
+
+/** S(1..8) from PROBLEM.md and the seed's table. */
+const S = ['1', '4', '29', '276', '3347', '49602', '873477', '17766990'];
+
+let redis: TestRedis;
+beforeAll(async () => {
+  redis = await startTestRedis();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+describe('when a waiting sweep is cancelled and then retried', () => {
+  const prefix = uniquePrefix('cancel');
+  let client: PipelineClient;
+  let workers: ChildProcess[] = [];
+
+  afterEach(async () => {
+    await stopWorkers(workers);
+    await client?.close();
+    await deletePrefix(redis.url, prefix);
+  });
+
+  it('removes every job, keeps the sweep, and retry computes it exactly', async () => {
+    client = new PipelineClient(compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix }));
+    const ns = [1, 2, 3, 4, 5, 6, 7, 8];
+    // No worker yet: every job is still waiting when the cancel comes.
+    const submission = await client.submit(ns);
+    const id = submission.sweep.id;
+    expect(await client.jobTotal()).toBe(submission.added);
+
+    const cancel = await runWq(['cancel', id], { url: redis.url, prefix });
+    expect(cancel).toEqual({
+      code: 0,
+      stdout: `sweep ${id}: cancelled n = 1, 2, 3, 4, 5, 6, 7, 8\n`,
+      stderr: '',
+    });
+    expect(await client.jobTotal()).toBe(0);
+
+    const status = await runWq(['status', '--json'], { url: redis.url, prefix });
+    expect(status.code).toBe(0);
+    const report = JSON.parse(status.stdout) as StatusReport;
+    const sweep = report.sweeps.find((s) => s.sweep.id === id);
+    expect(sweep?.sweep.cancelledAt).toEqual(expect.any(String));
+    expect(sweep?.sizes.map((s) => s.state)).toEqual(ns.map(() => 'missing'));
+    expect(sweep?.done).toBe(0);
+    await expect(client.waitFor(id)).rejects.toBeInstanceOf(SweepFailedError);
+
+    const retry = await runWq(['retry', id], { url: redis.url, prefix });
+    expect(retry).toEqual({
+      code: 0,
+      stdout: `sweep ${id}: ${submission.added} jobs added again\n`,
+      stderr: '',
+    });
+    workers = [startWorker({ url: redis.url, prefix }), startWorker({ url: redis.url, prefix })];
+    const done = await client.waitFor(id);
+    expect(done.sizes.map((s) => s.S)).toEqual(S);
+    expect((await client.results(ns)).map((r) => r.S)).toEqual(S);
+  });
+
+  it('says so and exits 2 for a sweep that does not exist', async () => {
+    const cancel = await runWq(['cancel', 's-nope'], { url: redis.url, prefix });
+    expect(cancel.code).toBe(2);
+    expect(cancel.stdout).toBe('');
+    expect(cancel.stderr).toBe(
+      'wq cancel: sweep: "s-nope" is not allowed; expected a sweep id (none exist yet)\n',
+    );
+    const retry = await runWq(['retry', 's-nope'], { url: redis.url, prefix });
+    expect(retry.code).toBe(2);
+    expect(retry.stderr).toBe(
+      'wq retry: sweep: "s-nope" is not allowed; expected a sweep id (none exist yet)\n',
+    );
+  });
+});
+
+describe('when one n of a sweep fails', () => {
+  const prefix = uniquePrefix('retry');
+  let client: PipelineClient;
+  let workers: ChildProcess[] = [];
+
+  afterEach(async () => {
+    await stopWorkers(workers);
+    await client?.close();
+    await deletePrefix(redis.url, prefix);
+  });
+
+  it('shows it failed with its reason, finishes the others, and retry re-runs only it', async () => {
+    // One try per job, so the failure is final at once.
+    client = new PipelineClient(
+      compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix, WQ_ATTEMPTS: '1' }),
+    );
+    // An unreadable stored result for N(6, 1) (an unsplit unit): its job cannot succeed.
+    const keys = storeKeys(prefix);
+    const raw = new Redis(redis.url);
+    await raw.hset(keys.units(6, 1), '*', 'not json');
+    workers = [startWorker({ url: redis.url, prefix }), startWorker({ url: redis.url, prefix })];
+
+    const submission = await client.submit([4, 5, 6, 7]);
+    const id = submission.sweep.id;
+    let progress = await client.progress(id);
+    for (
+      let i = 0;
+      i < 600 && progress.sizes.some((s) => s.state !== 'done' && s.state !== 'failed');
+      i++
+    ) {
+      await new Promise((r) => setTimeout(r, 100));
+      progress = await client.progress(id);
+    }
+    expect(progress.sizes.map((s) => [s.n, s.state, s.S])).toEqual([
+      [4, 'done', '276'],
+      [5, 'done', '3347'],
+      [6, 'failed', undefined],
+      [7, 'done', '873477'],
+    ]);
+    expect(progress.sizes[2]?.reason).toMatch(/^n6-d1: .*JSON/);
+    await expect(client.waitFor(id)).rejects.toThrow(`sweep ${id}: n=6 cannot finish: n6-d1: `);
+
+    const status = await runWq(['status'], { url: redis.url, prefix });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain('  n =  6  failed   ');
+
+    // Repair the store; retry removes the failed flow and adds back only what is missing:
+    // the S(6) job and the unit of D = 1 (every other D of n = 6 is stored).
+    await raw.hdel(keys.units(6, 1), '*');
+    raw.disconnect();
+    const retry = await runWq(['retry', id], { url: redis.url, prefix });
+    expect(retry).toEqual({ code: 0, stdout: `sweep ${id}: 2 jobs added again\n`, stderr: '' });
+    const done = await client.waitFor(id);
+    expect(done.sizes.map((s) => s.S)).toEqual(['276', '3347', '49602', '873477']);
+    const [six] = await client.results([6]);
+    expect(six?.N).toEqual(Array.from({ length: 6 }, (_, d) => countPlacements(6, d).toString()));
+    expect(six?.N[1]).toBe('2642');
+  });
+});

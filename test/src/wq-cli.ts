@@ -1,0 +1,37 @@
+// Runs the built `wq` binary as a user would, against one test's Redis and key prefix.
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+export interface WqRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** producer/bin/wq.js, found through the producer package (its dist/index.js). */
+export function wqBinary(): string {
+  const producerDist = dirname(createRequire(import.meta.url).resolve('@weak-queens/producer'));
+  return join(producerDist, '..', 'bin', 'wq.js');
+}
+
+export function runWq(
+  args: readonly string[],
+  env: { readonly url: string; readonly prefix: string } & Record<string, string>,
+): Promise<WqRun> {
+  const { url, prefix, ...rest } = env;
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [wqBinary(), ...args],
+      {
+        env: { ...process.env, REDIS_URL: url, WQ_PREFIX: prefix, LOG_LEVEL: 'warn', ...rest },
+        maxBuffer: 16 << 20,
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
