@@ -24,8 +24,10 @@ export function spawnWorkerProcess(options: WorkerProcessOptions = {}): ChildPro
   });
 }
 
-/** Resolves with the exit code (or 128 + signal number-ish 1 when killed by a signal). */
+/** Resolves with the exit code (1 when killed by a signal), also for a child already gone. */
 export function exitOf(child: ChildProcess): Promise<number> {
   if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  // Killed by a signal: exitCode stays null and 'exit' has already fired.
+  if (child.signalCode !== null) return Promise.resolve(1);
   return new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
 }
