@@ -1,3 +1,13 @@
 // @weak-queens/test: helpers for cross-process and end-to-end tests.
 export { startTestRedis, uniquePrefix, deletePrefix, type TestRedis } from './test-redis.js';
-export { startWorker, stopWorkers, type TestWorkerOptions } from './worker-processes.js';
+export {
+  startWorker,
+  stopWorkers,
+  killHard,
+  pidOfWorkerName,
+  FAST_STALLS,
+  type TestWorkerOptions,
+} from './worker-processes.js';
+export { KNOWN_S, knownS } from './known-values.js';
+export { until, sleep } from './wait.js';
+export { unitRecords } from './unit-records.js';
