@@ -38,6 +38,8 @@ export class WorkerService {
     const { config, logger, concurrency, id } = this.options;
     this.id = id;
     this.redis = createRedis(config, 'worker');
+    // Without a listener ioredis prints every failed reconnect (Redis restarting) as unhandled.
+    this.redis.on('error', (err) => logger.warn({ err }, 'result store connection error'));
     this.pool = new KernelPool(concurrency);
     const store = new ResultStore(this.redis, config.prefix);
     this.registry = new SweepRegistry(this.redis, config.prefix);
