@@ -6,7 +6,7 @@ import { estimateTree } from './estimate.js';
 import { ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';
 import { countBySeedDp } from './seed-dp.js';
-import { bytesPerWindow, countByWindowTransfer } from './window-transfer.js';
+import { bytesPerWindow, countByWindowTransfer, usesMirrorHalf } from './window-transfer.js';
 
 export const ALGORITHMS = ['seed-dp', 'window-transfer', 'dfs'] as const;
 export type Algorithm = (typeof ALGORITHMS)[number];
@@ -87,8 +87,10 @@ export function estimateCost(
     // Building the trie visits every level up to D; each step then visits every window.
     let trieNodes = 0;
     for (let k = 0; k <= depth; k++) trieNodes += windowLevels[k] ?? 0;
-    const bytes = windows * bytesPerWindow(residues) + (windowLevels[depth - 1] ?? 0) * 25;
-    const operations = trieNodes * TRIE_NODE_OPERATIONS + windows * steps;
+    const mirrored = usesMirrorHalf(n, depth, prefix.length);
+    const bytes =
+      windows * bytesPerWindow(residues, mirrored) + (windowLevels[depth - 1] ?? 0) * 25;
+    const operations = trieNodes * TRIE_NODE_OPERATIONS + windows * steps * (mirrored ? 0.5 : 1);
     return { seconds: operations * COST_PER_OPERATION['window-transfer'], bytes };
   }
   // The seed's frontier is at most the windows; each row generates a few successors per state.

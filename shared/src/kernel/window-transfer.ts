@@ -4,7 +4,7 @@
 // of a trie; each later row is one sparse matrix-vector step over that list. No sorting per
 // row, and memory is the number of windows rather than the number of generated successors.
 import { assertLegalPrefix, attackedBy, fullMask, popcount } from './board.js';
-import { ResidueSystem } from './exact.js';
+import { MAX_ADDENDS, ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';
 
 /**
@@ -29,9 +29,17 @@ export interface WindowTable {
   readonly rangeEnd: number;
 }
 
+/**
+ * Whether a count keeps only half the windows by the mirror symmetry (see the step loop): from
+ * a symmetric start (no prefix), with D ≥ 2, and n ≤ 16 so that sums stay below 2^32.
+ */
+export function usesMirrorHalf(n: number, depth: number, prefixLength: number): boolean {
+  return prefixLength === 0 && depth >= 2 && 2 * n <= MAX_ADDENDS;
+}
+
 /** Bytes one window costs while counting with `residues` primes (table plus two vectors). */
-export function bytesPerWindow(residues: number): number {
-  return 4 + 1 + 2 * 4 * residues + 12;
+export function bytesPerWindow(residues: number, mirrored: boolean): number {
+  return 4 + 1 + 12 + (mirrored ? 1 : 2) * 4 * residues;
 }
 
 /**
@@ -163,10 +171,17 @@ export function countByWindowTransfer(
   const P = residues.size;
   const primes = residues.primes;
   const W = table.windowCount;
-  let current = new Uint32Array(W * P);
-  let next = new Uint32Array(W * P);
-  current.fill(1, table.rangeStart * P, table.rangeEnd * P);
+  // Mirror symmetry: reflecting every column reverses lexicographic order, so window t and
+  // window W−1−t are mirror images and, from a symmetric start (no prefix), always hold the same
+  // count. Keep only the first half. For D ≥ 2 no window is its own mirror, so W is even; a
+  // window then receives from at most 2n ≤ 32 windows (n ≤ 16), keeping the sums below 2^32.
+  const mirrored = usesMirrorHalf(n, depth, prefix.length);
+  const kept = mirrored ? W / 2 : W;
+  let current = new Uint32Array(kept * P);
+  let next = new Uint32Array(kept * P);
+  current.fill(1, Math.min(table.rangeStart, kept) * P, Math.min(table.rangeEnd, kept) * P);
   const { childBase, childMask, suffix, oldest } = table;
+  const last = W - 1;
 
   // Columns the oldest queen of a window forbids in the next row, by that queen's column.
   const conflictOf = new Int32Array(n);
@@ -176,7 +191,7 @@ export function countByWindowTransfer(
     next.fill(0);
     // Push each window's count to its successor slice. Plain typed-array indexing (the `!`s
     // are in-bounds by construction), no allocation; the residue loop is short (2 to 7 primes).
-    for (let w = 0; w < W; w++) {
+    for (let w = 0; w < kept; w++) {
       const from = w * P;
       let nonZero = 0;
       for (let i = 0; i < P; i++) nonZero |= current[from + i]!;
@@ -184,23 +199,24 @@ export function countByWindowTransfer(
       const j = suffix[w]!;
       const conflict = conflictOf[oldest[w]!]!;
       let free = childMask[j]!;
-      let to = childBase[j]! * P;
+      let t = childBase[j]!;
       while (free !== 0) {
         const bit = free & -free;
         free ^= bit;
         if ((bit & conflict) === 0) {
+          const to = (t < kept ? t : last - t) * P; // a dropped half's window: its mirror
           for (let i = 0; i < P; i++) next[to + i]! += current[from + i]!;
         }
-        to += P;
+        t++;
       }
     }
-    // At most n ≤ 32 windows feed one window, so the sums above stayed below 2^32.
     for (let i = 0; i < P; i++) {
       const p = primes[i]!;
-      for (let k = i; k < W * P; k += P) next[k]! %= p;
+      for (let k = i; k < kept * P; k += P) next[k]! %= p;
     }
     [current, next] = [next, current];
     onProgress?.((step + 2) / (steps + 1));
   }
-  return residues.sum(current, W);
+  const total = residues.sum(current, kept);
+  return mirrored ? 2n * total : total;
 }
