@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { compileConfig, type Logger } from '@weak-queens/shared';
 import { followSweep } from '../pipeline/follow.js';
 import { PipelineClient } from '../pipeline/pipeline-client.js';
+import { startEmbeddedDashboard } from './dashboard-process.js';
 import { RedisServer } from './redis-server.js';
 import { exitOf, spawnWorkerProcess } from './worker-process.js';
 
@@ -28,8 +29,10 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
   let server: RedisServer | undefined;
   const workers: ChildProcess[] = [];
   let client: PipelineClient | undefined;
+  let dashboard: ChildProcess | undefined;
   const killAll = (): void => {
     for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
+    if (dashboard?.exitCode === null) dashboard.kill('SIGKILL');
   };
   process.once('exit', killAll);
   try {
@@ -51,6 +54,13 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
       workers.push(spawnWorkerProcess({ env: workerEnv, detached: true }));
     }
     logger.info({ workers: count }, 'worker processes started');
+    const started = await startEmbeddedDashboard({ ...workerEnv, LOG_LEVEL: 'warn' });
+    if ('url' in started) {
+      dashboard = started.child;
+      logger.info({ url: started.url }, `dashboard: ${started.url}`);
+    } else {
+      logger.warn({ reason: started.reason }, 'dashboard not started');
+    }
     client = new PipelineClient(config);
     const submission = await client.submit(options.ns);
     logger.info({ sweep: submission.sweep.id, jobs: submission.added }, 'sweep submitted');
@@ -68,7 +78,8 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
   } finally {
     await client?.close();
     for (const w of workers) if (w.exitCode === null) w.kill('SIGTERM');
-    await Promise.all(workers.map(exitOf));
+    if (dashboard?.exitCode === null) dashboard.kill('SIGTERM');
+    await Promise.all([...workers, ...(dashboard ? [dashboard] : [])].map(exitOf));
     await server?.stop();
     process.off('exit', killAll);
     logger.info('embedded pipeline stopped');

@@ -9,4 +9,5 @@ export {
   type SweepSubmission,
 } from './pipeline-client.js';
 export { SweepFailedError } from './sweep-failed-error.js';
+export { resultsCsv, resultsJsonLine } from './format.js';
 export { planSize, type PlannedSize, type SweepPlanOptions } from './sweep-planner.js';

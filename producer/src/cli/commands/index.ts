@@ -12,6 +12,7 @@ import { boards } from './boards.js';
 import { cancelCommand } from './cancel.js';
 import { classic } from './classic.js';
 import { compute } from './compute.js';
+import { dashboardCommand } from './dashboard.js';
 import { resultsCommand } from './results.js';
 import { retryCommand } from './retry.js';
 import { statusCommand } from './status.js';
@@ -30,4 +31,5 @@ export const commands: readonly Command[] = [
   resultsCommand,
   cancelCommand,
   retryCommand,
+  dashboardCommand,
 ];

@@ -1,0 +1,512 @@
+// The dashboard page: renders the snapshots the server pushes over Server-Sent Events, the
+// results table and the chart, and sends the start / cancel / retry requests. Everything from
+// the server is written with textContent, never as HTML.
+import type uPlotType from 'uplot';
+import type { DepthView, SizeView, Snapshot, SweepView, WorkerView } from '../src/snapshot.js';
+
+interface SizeResult {
+  readonly n: number;
+  readonly S: string | null;
+  readonly N: readonly (string | null)[];
+}
+
+interface ApiError {
+  readonly error?: { code?: string; message?: string; field?: string; allowed?: string };
+}
+
+// uPlot's ES module, served by the dashboard from node_modules (no CDN); a variable keeps the
+// compiler from resolving the URL as a module name.
+const UPLOT_URL = '/vendor/uPlot.esm.js';
+const { default: uPlot } = (await import(UPLOT_URL)) as { default: typeof uPlotType };
+
+const $ = <T extends HTMLElement>(id: string): T => {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`#${id} is missing from the page`);
+  return el as T;
+};
+
+type Child = Node | string | null | undefined | false;
+
+/** A DOM element with attributes and children; strings become text nodes (never HTML). */
+function h(tag: string, attrs: Record<string, string | boolean> = {}, ...children: Child[]) {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === false) continue;
+    el.setAttribute(name, value === true ? '' : value);
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child);
+  }
+  return el;
+}
+
+function csrfToken(): string {
+  const match = /(?:^|;\s*)wq_csrf=([0-9a-f]+)/.exec(document.cookie);
+  return match?.[1] ?? '';
+}
+
+async function post(path: string, body: unknown): Promise<{ ok: boolean; data: unknown }> {
+  const res = await fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken() },
+    body: JSON.stringify(body),
+    credentials: 'same-origin',
+  });
+  let data: unknown = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = { error: { message: `HTTP ${res.status}` } };
+  }
+  return { ok: res.ok, data };
+}
+
+function errorOf(data: unknown): NonNullable<ApiError['error']> {
+  return (data as ApiError | null)?.error ?? { message: 'unexpected answer' };
+}
+
+// ---- formatting ----
+
+function duration(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds)) return '—';
+  if (seconds < 1) return `${Math.round(seconds * 1000)} ms`;
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const s = Math.round(seconds);
+  if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+function ago(iso: string): string {
+  return duration((Date.now() - Date.parse(iso)) / 1000);
+}
+
+/** `n14-d9-u3` → `n=14 D=9 #3`. */
+function jobLabel(id: string): string {
+  const m = /^n(\d+)-d(\d+)(?:-u(\d+))?$/.exec(id);
+  if (!m) return id;
+  return `n=${m[1]} D=${m[2]}${m[3] === undefined ? '' : ` #${m[3]}`}`;
+}
+
+/** 10570235486 → 10 570 235 486 (thin spaces; copy gives the plain digits via data-value). */
+function grouped(value: string): string {
+  return value.replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
+}
+
+function pill(status: string): HTMLElement {
+  return h('span', { class: `pill pill-${status}` }, status);
+}
+
+function bar(fraction: number, status: string, small = false): HTMLElement {
+  const fill = h('span');
+  fill.style.width = `${Math.max(0, Math.min(1, fraction)) * 100}%`;
+  return h('div', { class: `bar ${status}${small ? ' small' : ''}`, role: 'progressbar' }, fill);
+}
+
+// ---- sweeps ----
+
+const openSizes = new Set<string>();
+const sweepMessages = new Map<string, string>();
+
+function renderSweeps(sweeps: readonly SweepView[]): void {
+  const root = $('sweeps');
+  if (sweeps.length === 0) {
+    root.replaceChildren(
+      h('p', { class: 'empty' }, 'No sweeps yet: start one above or with wq sweep.'),
+    );
+    return;
+  }
+  root.replaceChildren(...sweeps.map(sweepCard));
+}
+
+function sweepCard(sweep: SweepView): HTMLElement {
+  const canCancel = sweep.status === 'active' || sweep.status === 'waiting';
+  const canRetry = sweep.status === 'failed' || sweep.status === 'cancelled';
+  const actions = h('div', { class: 'sweep-actions' });
+  if (canCancel) actions.append(actionButton(sweep.id, 'cancel', 'Cancel', 'danger small'));
+  if (canRetry) actions.append(actionButton(sweep.id, 'retry', 'Retry', 'secondary small'));
+  const message = sweepMessages.get(sweep.id);
+  return h(
+    'article',
+    { class: 'sweep', 'data-sweep': sweep.id, 'data-status': sweep.status },
+    h(
+      'div',
+      { class: 'sweep-head' },
+      h('span', { class: 'sweep-id' }, sweep.id),
+      pill(sweep.status),
+      h(
+        'span',
+        { class: 'sweep-facts' },
+        h('span', {}, `n = ${nsLabel(sweep.ns)}`),
+        h('span', {}, `${sweep.done}/${sweep.total} n done`),
+        h('span', {}, `${sweep.unitsDone}/${sweep.units} units`),
+        h('span', {}, `elapsed ${duration(sweep.elapsedSeconds)}`),
+        sweep.etaSeconds !== null && h('span', {}, `ETA ≈ ${duration(sweep.etaSeconds)}`),
+        h('span', {}, `started ${ago(sweep.createdAt)} ago`),
+      ),
+      actions,
+    ),
+    message ? h('p', { class: 'sweep-error', role: 'alert' }, message) : null,
+    ...sweep.sizes.map((size) => sizeRow(sweep, size)),
+  );
+}
+
+function nsLabel(ns: readonly number[]): string {
+  if (ns.length === 0) return '';
+  const first = ns[0] ?? 0;
+  const last = ns[ns.length - 1] ?? 0;
+  return ns.length === last - first + 1 && ns.length > 2 ? `${first}–${last}` : ns.join(', ');
+}
+
+function actionButton(id: string, action: 'cancel' | 'retry', label: string, cls: string) {
+  const button = h('button', { type: 'button', class: cls, 'data-action': action }, label);
+  button.addEventListener('click', () => {
+    button.setAttribute('disabled', '');
+    post(`/api/sweeps/${encodeURIComponent(id)}/${action}`, {})
+      .then(({ ok, data }) => {
+        if (ok) {
+          const left = (data as { left?: number[] }).left;
+          sweepMessages.set(
+            id,
+            action === 'cancel' && left?.length
+              ? `Cancelled; n = ${left.join(', ')} still finishing their running units.`
+              : '',
+          );
+        } else {
+          sweepMessages.set(id, errorOf(data).message ?? `${action} failed`);
+        }
+      })
+      .catch(() => sweepMessages.set(id, `${action} failed: the dashboard cannot be reached`))
+      .finally(() => button.removeAttribute('disabled'));
+  });
+  return button;
+}
+
+function sizeRow(sweep: SweepView, size: SizeView): HTMLElement {
+  const key = `${sweep.id}:${size.n}`;
+  const details = h(
+    'details',
+    { class: 'size', 'data-n': String(size.n), 'data-status': size.status },
+    h(
+      'summary',
+      {},
+      h('span', { class: 'size-n' }, `n=${size.n}`),
+      bar(size.units ? size.unitsDone / size.units : 0, size.status),
+      h('span', { class: 'size-units' }, `${size.unitsDone}/${size.units} units`),
+      pill(size.status),
+      h(
+        'span',
+        { class: 'size-S', title: size.reason ?? '' },
+        size.S !== null ? `S = ${grouped(size.S)}` : (size.reason ?? ''),
+      ),
+    ),
+    depthTable(size.depths),
+  ) as HTMLDetailsElement;
+  details.open = openSizes.has(key);
+  details.addEventListener('toggle', () => {
+    if (details.open) openSizes.add(key);
+    else openSizes.delete(key);
+  });
+  return details;
+}
+
+function depthTable(depths: readonly DepthView[]): HTMLElement {
+  const head = ['D', 'status', 'algorithm', 'units', 'time', 'ETA', 'N(n, D)'];
+  return h(
+    'table',
+    { class: 'depths' },
+    h(
+      'thead',
+      {},
+      h('tr', {}, ...head.map((t, i) => h('th', { scope: 'col', class: i >= 3 ? 'num' : '' }, t))),
+    ),
+    h(
+      'tbody',
+      {},
+      ...depths.map((d) =>
+        h(
+          'tr',
+          { 'data-depth': String(d.depth) },
+          h('td', { class: 'num' }, String(d.depth)),
+          h('td', {}, pill(d.status)),
+          h('td', {}, d.algorithm),
+          h(
+            'td',
+            { class: 'num' },
+            bar(d.units ? d.unitsDone / d.units : 0, d.status, true),
+            `${d.unitsDone}/${d.units}`,
+          ),
+          h(
+            'td',
+            { class: 'num', title: 'single-core seconds, summed over the units' },
+            duration(d.seconds || null),
+          ),
+          h('td', { class: 'num' }, d.etaSeconds === null ? '—' : `≈ ${duration(d.etaSeconds)}`),
+          d.reason
+            ? h('td', { class: 'reason' }, d.reason)
+            : h('td', { class: 'num' }, d.value === null ? '' : grouped(d.value)),
+        ),
+      ),
+    ),
+  );
+}
+
+// ---- workers and queues ----
+
+function renderWorkers(workers: readonly WorkerView[]): void {
+  const body = $('workers').querySelector('tbody');
+  $('workers-empty').hidden = workers.length > 0;
+  body?.replaceChildren(
+    ...workers.map((w) =>
+      h(
+        'tr',
+        { 'data-worker': w.id },
+        h('td', {}, w.host),
+        h('td', { class: 'num' }, String(w.pid)),
+        h('td', { class: 'num' }, String(w.concurrency)),
+        h(
+          'td',
+          { class: 'current' },
+          w.current.length ? w.current.map(jobLabel).join(', ') : 'idle',
+        ),
+        h('td', { class: 'num' }, w.jobsDone === null ? '—' : String(w.jobsDone)),
+        h(
+          'td',
+          {},
+          w.busyShare === null
+            ? '—'
+            : h('span', {}, bar(w.busyShare, 'active', true), `${Math.round(w.busyShare * 100)}%`),
+        ),
+        h('td', { class: 'num' }, ago(w.startedAt)),
+      ),
+    ),
+  );
+}
+
+function renderQueues(queues: Snapshot['queues']): void {
+  const stats = $('queue-stats');
+  const items: HTMLElement[] = [];
+  for (const [name, counts] of Object.entries(queues)) {
+    const parts = ['waiting', 'active', 'completed', 'failed']
+      .map((s) => `${counts[s] ?? 0} ${s}`)
+      .join(' · ');
+    items.push(h('div', {}, h('dt', {}, `${name} queue`), h('dd', {}, parts)));
+  }
+  stats.replaceChildren(...items);
+}
+
+// ---- results and chart ----
+
+let resultsKey = '';
+let chart: uPlotType | undefined;
+let chartNs = '';
+
+async function loadResults(): Promise<void> {
+  const res = await fetch('/api/results', { credentials: 'same-origin' });
+  if (!res.ok) return;
+  const results = (await res.json()) as SizeResult[];
+  renderResults(results);
+  renderChart(results);
+}
+
+function renderResults(results: readonly SizeResult[]): void {
+  const body = $('results').querySelector('tbody');
+  $('results-empty').hidden = results.length > 0;
+  body?.replaceChildren(
+    ...results.map((r) =>
+      h(
+        'tr',
+        { 'data-n': String(r.n) },
+        h('td', { class: 'num' }, String(r.n)),
+        h('td', { class: 'num S', 'data-value': r.S ?? '' }, r.S ?? 'missing'),
+        h(
+          'td',
+          {},
+          h(
+            'details',
+            {},
+            h('summary', {}, `${r.N.filter((v) => v !== null).length} of ${r.n} values`),
+            h(
+              'ol',
+              {},
+              ...r.N.map((v, d) =>
+                h(
+                  'li',
+                  { 'data-depth': String(d) },
+                  h('span', {}, `D=${d}`),
+                  h('span', { 'data-value': v ?? '' }, v ?? 'missing'),
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** log10 of an exact decimal string, without losing range to Number (0 has none: a gap). */
+function log10Decimal(value: string | null): number | null {
+  if (value === null || value === '0') return null;
+  const head = value.slice(0, 15);
+  return Math.log10(Number(head)) + (value.length - head.length);
+}
+
+function colour(i: number, count: number): string {
+  return `hsl(${Math.round((i * 300) / Math.max(1, count - 1) + 200) % 360} 70% 48%)`;
+}
+
+function renderChart(results: readonly SizeResult[]): void {
+  const el = $('chart');
+  const shown = results.filter((r) => r.N.some((v) => v !== null));
+  const maxD = Math.max(0, ...shown.map((r) => r.n - 1));
+  const xs = Array.from({ length: maxD + 1 }, (_, d) => d);
+  const data: (number | null)[][] = [
+    xs,
+    ...shown.map((r) => xs.map((d) => (d < r.n ? log10Decimal(r.N[d] ?? null) : null))),
+  ];
+  const key = shown.map((r) => r.n).join(',');
+  if (chart && key === chartNs) {
+    chart.setData(data as uPlotType.AlignedData);
+    return;
+  }
+  chart?.destroy();
+  chartNs = key;
+  if (shown.length === 0) {
+    el.replaceChildren(h('p', { class: 'empty' }, 'The chart appears with the first results.'));
+    chart = undefined;
+    return;
+  }
+  el.replaceChildren();
+  const ink = getComputedStyle(document.body).color;
+  const grid = { stroke: 'rgba(128,128,128,0.18)', width: 1 };
+  chart = new uPlot(
+    {
+      width: Math.max(320, el.clientWidth),
+      height: 340,
+      scales: { x: { time: false } },
+      axes: [
+        { label: 'D (attack depth)', stroke: ink, grid, incrs: [1, 2, 5] },
+        { label: 'log10 N(n, D)', stroke: ink, grid, size: 50 },
+      ],
+      series: [
+        { label: 'D' },
+        ...shown.map((r, i) => ({
+          label: `n=${r.n}`,
+          stroke: colour(i, shown.length),
+          width: 2,
+          points: { show: true, size: 5 },
+          value: (_u: uPlotType, v: number | null) => (v === null ? '—' : v.toFixed(2)),
+        })),
+      ],
+      legend: { live: true },
+      cursor: { drag: { x: false, y: false } },
+    },
+    data as uPlotType.AlignedData,
+    el,
+  );
+}
+
+window.addEventListener('resize', () => {
+  chart?.setSize({ width: Math.max(320, $('chart').clientWidth), height: 340 });
+});
+
+// ---- live updates ----
+
+function render(snapshot: Snapshot): void {
+  renderSweeps(snapshot.sweeps);
+  renderWorkers(snapshot.workers);
+  renderQueues(snapshot.queues);
+  // Results change only when an (n, D) or an n completes: fetch them again then.
+  const key = snapshot.sweeps
+    .flatMap((s) => s.sizes.map((z) => `${z.n}:${z.S ?? z.depths.filter((d) => d.value).length}`))
+    .sort()
+    .join(' ');
+  if (key !== resultsKey) {
+    resultsKey = key;
+    loadResults().catch(() => undefined);
+  }
+}
+
+function connect(): void {
+  const status = $('connection');
+  const events = new EventSource('/api/events');
+  events.addEventListener('open', () => {
+    status.textContent = 'live';
+    status.className = 'pill pill-live';
+  });
+  events.addEventListener('snapshot', (e) => {
+    render(JSON.parse((e as MessageEvent<string>).data) as Snapshot);
+  });
+  events.addEventListener('problem', (e) => {
+    const { message } = JSON.parse((e as MessageEvent<string>).data) as { message: string };
+    status.textContent = message;
+    status.className = 'pill pill-failed';
+  });
+  events.addEventListener('error', () => {
+    status.textContent = 'reconnecting…';
+    status.className = 'pill pill-offline';
+  });
+}
+
+// ---- the start form ----
+
+function showFieldError(input: HTMLInputElement, error: HTMLElement, message: string): void {
+  error.textContent = message;
+  error.hidden = message === '';
+  input.setAttribute('aria-invalid', message === '' ? 'false' : 'true');
+}
+
+function wireForm(): void {
+  const form = $<HTMLFormElement>('sweep-form');
+  const ns = $<HTMLInputElement>('ns');
+  const target = $<HTMLInputElement>('target');
+  const nsError = $('ns-error');
+  const targetError = $('target-error');
+  const message = $('form-message');
+  const button = $<HTMLButtonElement>('start');
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    showFieldError(ns, nsError, '');
+    showFieldError(target, targetError, '');
+    message.hidden = true;
+    const body: Record<string, unknown> = { ns: ns.value };
+    if (target.value.trim() !== '') body.targetSeconds = Number(target.value);
+    button.disabled = true;
+    post('/api/sweeps', body)
+      .then(({ ok, data }) => {
+        if (ok) {
+          const sub = data as { sweep: { id: string }; added: number };
+          message.textContent = `Sweep ${sub.sweep.id} started: ${sub.added} jobs queued.`;
+          message.hidden = false;
+          return;
+        }
+        const error = errorOf(data);
+        const text = error.allowed ? `Expected ${error.allowed}.` : (error.message ?? 'refused');
+        if (error.field === 'ns') showFieldError(ns, nsError, text);
+        else if (error.field === 'targetSeconds') showFieldError(target, targetError, text);
+        else {
+          message.textContent = error.message ?? 'The sweep was refused.';
+          message.hidden = false;
+        }
+      })
+      .catch(() => {
+        message.textContent = 'The dashboard cannot be reached.';
+        message.hidden = false;
+      })
+      .finally(() => {
+        button.disabled = false;
+      });
+  });
+}
+
+async function showLogout(): Promise<void> {
+  const res = await fetch('/api/session', { credentials: 'same-origin' });
+  if (res.ok && ((await res.json()) as { auth?: string }).auth === 'cookie') {
+    $('logout').hidden = false;
+  }
+}
+
+wireForm();
+connect();
+showLogout().catch(() => undefined);

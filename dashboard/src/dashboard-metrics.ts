@@ -1,0 +1,141 @@
+// GET /metrics: prom-client's registry (process metrics, unit durations and throughput seen on
+// the queue events, worker gauges from heartbeats) followed by BullMQ's own export per queue.
+import { QueueEvents, type Queue } from 'bullmq';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import {
+  type Logger,
+  QUEUE_NAMES,
+  redisOptions,
+  type SweepRegistry,
+  type WqConfig,
+} from '@weak-queens/shared';
+import { mergeExpositions } from './exposition.js';
+
+export interface DashboardMetricsOptions {
+  readonly config: WqConfig;
+  readonly logger: Logger;
+  readonly queues: readonly Queue[];
+  readonly registry: SweepRegistry;
+}
+
+export class DashboardMetrics {
+  readonly register = new Registry();
+  private readonly events: QueueEvents[];
+  private readonly unitSeconds: Histogram<'algorithm'>;
+  private readonly unitsCompleted: Counter<'worker'>;
+  private readonly jobsCompleted: Counter<'queue'>;
+  private readonly jobsFailed: Counter<'queue'>;
+
+  constructor(private readonly options: DashboardMetricsOptions) {
+    const register = this.register;
+    collectDefaultMetrics({ register, prefix: 'wq_dashboard_' });
+    this.unitSeconds = new Histogram({
+      name: 'wq_unit_duration_seconds',
+      help: 'Compute time of count units completed while the dashboard was running',
+      labelNames: ['algorithm'],
+      buckets: [0.01, 0.05, 0.25, 1, 5, 15, 30, 60, 120, 300, 900, 3600],
+      registers: [register],
+    });
+    this.unitsCompleted = new Counter({
+      name: 'wq_units_completed_total',
+      help: 'Count units completed per worker while the dashboard was running (throughput)',
+      labelNames: ['worker'],
+      registers: [register],
+    });
+    this.jobsCompleted = new Counter({
+      name: 'wq_jobs_completed_total',
+      help: 'Jobs completed while the dashboard was running',
+      labelNames: ['queue'],
+      registers: [register],
+    });
+    this.jobsFailed = new Counter({
+      name: 'wq_jobs_failed_total',
+      help: 'Jobs failed (after their last attempt) while the dashboard was running',
+      labelNames: ['queue'],
+      registers: [register],
+    });
+    const registry = options.registry;
+    let workers: Awaited<ReturnType<SweepRegistry['liveWorkers']>> = [];
+    const refreshWorkers = async (): Promise<void> => {
+      workers = await registry.liveWorkers();
+    };
+    new Gauge({
+      name: 'wq_workers_live',
+      help: 'Worker processes with a recent heartbeat',
+      registers: [register],
+      async collect() {
+        await refreshWorkers();
+        this.set(workers.length);
+      },
+    });
+    new Gauge({
+      name: 'wq_worker_jobs_done',
+      help: 'Count units each live worker finished since it started',
+      labelNames: ['worker'],
+      registers: [register],
+      collect() {
+        this.reset();
+        for (const w of workers)
+          if (w.jobsDone !== undefined) this.set({ worker: w.id }, w.jobsDone);
+      },
+    });
+    new Gauge({
+      name: 'wq_worker_busy_ratio',
+      help: 'Share of its slots time each live worker spent on units since it started',
+      labelNames: ['worker'],
+      registers: [register],
+      collect() {
+        this.reset();
+        for (const w of workers) {
+          const span = (Date.parse(w.heartbeatAt ?? '') - Date.parse(w.startedAt)) * w.concurrency;
+          if (w.busyMs !== undefined && span > 0) {
+            this.set({ worker: w.id }, Math.min(1, w.busyMs / span));
+          }
+        }
+      },
+    });
+    const connection = redisOptions(options.config, 'worker');
+    this.events = [QUEUE_NAMES.count, QUEUE_NAMES.aggregate].map((name) => {
+      const events = new QueueEvents(name, { connection, prefix: options.config.prefix });
+      events.on('completed', ({ returnvalue }) => this.completed(name, returnvalue));
+      events.on('failed', () => this.jobsFailed.inc({ queue: name }));
+      events.on('error', (err) => options.logger.debug({ err }, 'queue events error'));
+      return events;
+    });
+  }
+
+  /** Resolves once the event streams are being read (tests wait for it). */
+  async ready(): Promise<void> {
+    await Promise.all(this.events.map((e) => e.waitUntilReady()));
+  }
+
+  private completed(queue: string, value: unknown): void {
+    this.jobsCompleted.inc({ queue });
+    if (typeof value !== 'object' || value === null) return;
+    const unit = value as {
+      kind?: unknown;
+      seconds?: unknown;
+      worker?: unknown;
+      algorithm?: unknown;
+    };
+    if (unit.kind !== 'unit' || typeof unit.seconds !== 'number') return;
+    this.unitSeconds.observe({ algorithm: String(unit.algorithm) }, unit.seconds);
+    if (typeof unit.worker === 'string') this.unitsCompleted.inc({ worker: unit.worker });
+  }
+
+  get contentType(): string {
+    return this.register.contentType;
+  }
+
+  async text(): Promise<string> {
+    const [own, ...bull] = await Promise.all([
+      this.register.metrics(),
+      ...this.options.queues.map((q) => q.exportPrometheusMetrics()),
+    ]);
+    return mergeExpositions([own ?? '', ...bull]);
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.events.map((e) => e.close()));
+  }
+}

@@ -1,0 +1,220 @@
+// createDashboardServer(): the Express app with its Redis connections, live feed, metrics and
+// bull-board, ready to listen. main.ts (and tests) call listen() and close().
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { ExpressAdapter } from '@bull-board/express';
+import { Queue } from 'bullmq';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Redis } from 'ioredis';
+import {
+  createRedis,
+  InvalidInputError,
+  QUEUE_NAMES,
+  redisOptions,
+  SweepRegistry,
+  WeakQueensError,
+} from '@weak-queens/shared';
+import { PipelineClient } from '@weak-queens/producer';
+import { apiRouter } from './api-router.js';
+import { TokenAuth } from './auth.js';
+import { csrfGuard, issueCsrfCookie, loopbackHostOnly } from './csrf.js';
+import {
+  type CompiledDashboardOptions,
+  compileDashboardOptions,
+  type DashboardOptions,
+} from './dashboard-options.js';
+import { DashboardMetrics } from './dashboard-metrics.js';
+import { securityHeaders } from './headers.js';
+import { HttpError } from './http-error.js';
+import { LiveFeed } from './live-feed.js';
+import { loginRouter } from './login.js';
+import { SnapshotReader } from './snapshot-reader.js';
+import { assetRouter, PAGE_FILE, PUBLIC_ASSETS, readPage } from './static-files.js';
+
+export class DashboardServer {
+  readonly app: express.Express;
+  readonly options: CompiledDashboardOptions;
+  readonly feed: LiveFeed;
+  readonly metrics: DashboardMetrics;
+  private readonly server: Server;
+  private readonly redis: Redis;
+  private readonly client: PipelineClient;
+  private readonly queues: { readonly count: Queue; readonly aggregate: Queue };
+  private closing?: Promise<void>;
+
+  constructor(options: DashboardOptions) {
+    this.options = compileDashboardOptions(options);
+    const { config, logger, token, pollMs } = this.options;
+    this.redis = createRedis(config, 'producer');
+    this.redis.on('error', (err) => logger.debug({ err }, 'redis connection error'));
+    this.client = new PipelineClient(config);
+    const queueOptions = { connection: redisOptions(config, 'producer'), prefix: config.prefix };
+    this.queues = {
+      count: new Queue(QUEUE_NAMES.count, queueOptions),
+      aggregate: new Queue(QUEUE_NAMES.aggregate, queueOptions),
+    };
+    for (const queue of Object.values(this.queues)) {
+      queue.on('error', (err) => logger.debug({ err }, 'queue connection error'));
+    }
+    const reader = new SnapshotReader(this.redis, config.prefix, this.queues);
+    this.feed = new LiveFeed({ read: () => reader.read(), pollMs, logger });
+    this.metrics = new DashboardMetrics({
+      config,
+      logger,
+      queues: [this.queues.count, this.queues.aggregate],
+      registry: new SweepRegistry(this.redis, config.prefix),
+    });
+
+    const auth = new TokenAuth(token);
+    const app = express();
+    app.disable('x-powered-by');
+    app.set('trust proxy', false);
+    app.use(securityHeaders);
+    if (!auth.enabled) app.use(loopbackHostOnly);
+    // For health checks (docker compose): says nothing but "ok", so it needs no token.
+    app.get('/healthz', (_req, res) => {
+      res.type('text/plain').send('ok\n');
+    });
+    app.use(loginRouter(auth));
+    app.use(PUBLIC_ASSETS, assetRouter());
+    app.use(auth.gate());
+    app.use(csrfGuard({ originOnly: ['/queues'] }));
+    app.get(['/', '/index.html'], (req, res) => {
+      issueCsrfCookie(req, res);
+      res.type('html').send(readPage(PAGE_FILE));
+    });
+    app.use(assetRouter());
+    app.get('/metrics', async (_req, res) => {
+      const text = await this.metrics.text();
+      res.type(this.metrics.contentType).send(text);
+    });
+    app.use(
+      '/api',
+      express.json({ limit: '4kb', strict: true, type: 'application/json' }),
+      apiRouter({ client: this.client, reader, feed: this.feed, removeTimeoutMs: 5_000 }),
+    );
+    app.use('/queues', bullBoard(this.queues, { readOnly: !auth.enabled }));
+    app.use((req, _res, next) => {
+      next(new HttpError(404, 'not_found', `nothing at ${req.method} ${req.path}`));
+    });
+    app.use(errorHandler(logger));
+    this.app = app;
+    this.server = createServer(app);
+    // SSE streams stay open; the default 5 s keep-alive would not matter, but headers should.
+    this.server.headersTimeout = 20_000;
+    this.server.requestTimeout = 0;
+  }
+
+  /** Listens on the configured (or given) host and port; resolves to the URL to open. */
+  async listen(port = this.options.port, host = this.options.host): Promise<string> {
+    this.server.listen(port, host);
+    await once(this.server, 'listening');
+    return this.url;
+  }
+
+  get url(): string {
+    const address = this.server.address() as AddressInfo | null;
+    if (!address) return '';
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return `http://${host}:${address.port}/`;
+  }
+
+  /** Ends the live streams, stops listening, and closes every Redis connection. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.feed.close();
+    if (this.server.listening) {
+      const closed = once(this.server, 'close');
+      this.server.close();
+      this.server.closeIdleConnections();
+      await closed;
+    }
+    await this.metrics.close();
+    await Promise.allSettled([this.queues.count.close(), this.queues.aggregate.close()]);
+    await this.client.close();
+    await this.redis.quit().catch(() => undefined);
+  }
+}
+
+/** Builds the dashboard (connections open lazily); call listen() to serve it. */
+export function createDashboardServer(options: DashboardOptions): DashboardServer {
+  return new DashboardServer(options);
+}
+
+function bullBoard(
+  queues: { readonly count: Queue; readonly aggregate: Queue },
+  options: { readOnly: boolean },
+): express.Router {
+  const serverAdapter = new ExpressAdapter();
+  serverAdapter.setBasePath('/queues');
+  createBullBoard({
+    queues: [queues.count, queues.aggregate].map(
+      (q) => new BullMQAdapter(q, { readOnlyMode: options.readOnly }),
+    ),
+    serverAdapter,
+    options: { uiConfig: { boardTitle: 'weak-queens jobs' } },
+  });
+  const router = express.Router();
+  if (options.readOnly) {
+    // Read-only without a token: bull-board hides its buttons, and its API refuses writes too.
+    router.use((req, _res, next) => {
+      if (req.method === 'GET' || req.method === 'HEAD') next();
+      else next(new HttpError(403, 'read_only', 'bull-board is read-only without DASHBOARD_TOKEN'));
+    });
+  }
+  router.use(serverAdapter.getRouter() as express.Router);
+  return router;
+}
+
+/** Every error ends as JSON {error: {code, message, field?, allowed?}}; stacks only in the log. */
+function errorHandler(logger: CompiledDashboardOptions['logger']) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    const http = toHttpError(err);
+    if (http.status >= 500) logger.error({ err, path: req.path }, 'request failed');
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.status(http.status).json(http.toBody());
+  };
+}
+
+function toHttpError(err: unknown): HttpError {
+  if (err instanceof HttpError) return err;
+  if (err instanceof InvalidInputError) {
+    // The pipeline client reports an unreachable Redis as a bad REDIS_URL: not the caller's fault.
+    if (err.field === 'REDIS_URL') {
+      return new HttpError(503, 'redis_unavailable', 'Redis cannot be reached right now');
+    }
+    return new HttpError(400, 'invalid_input', err.message, err.field, err.allowed);
+  }
+  if (err instanceof WeakQueensError) return new HttpError(400, 'invalid_input', err.message);
+  const type = (err as { type?: unknown } | null)?.type;
+  if (type === 'entity.parse.failed') {
+    return new HttpError(
+      400,
+      'invalid_json',
+      'the body is not valid JSON',
+      'body',
+      'a JSON object',
+    );
+  }
+  if (type === 'entity.too.large') {
+    return new HttpError(413, 'too_large', 'the body is too large', 'body', 'at most 4 kB');
+  }
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    return new HttpError(415, 'unsupported', 'unsupported body encoding', 'body', 'UTF-8 JSON');
+  }
+  const status = (err as { status?: unknown } | null)?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new HttpError(status, 'bad_request', 'the request could not be read');
+  }
+  return new HttpError(500, 'internal', 'internal error (see the dashboard log)');
+}

@@ -1,0 +1,399 @@
+// Builds a Snapshot from Redis: the sweep registry, the result store and the queues. One read
+// costs a fixed number of round trips per n (pipelined), whatever the number of open pages.
+import type { Job, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import {
+  type DepthResult,
+  parseUnitResult,
+  planUnits,
+  ResultStore,
+  sumJobId,
+  type SweepRecord,
+  SweepRegistry,
+  type WorkerInfo,
+  type WorkUnit,
+} from '@weak-queens/shared';
+import type {
+  DepthStatus,
+  DepthView,
+  SizeView,
+  Snapshot,
+  SweepStatus,
+  SweepView,
+  WorkerView,
+} from './snapshot.js';
+
+export interface SnapshotQueues {
+  readonly count: Queue;
+  readonly aggregate: Queue;
+}
+
+/** Job ids the planner gives: `n14-d9` (a whole (n, D)) and `n14-d9-u3` (one unit of it). */
+const JOB_ID = /^n(\d+)-d(\d+)(?:-u(\d+))?$/;
+
+/** Bounds on what one poll reads, so a queue with many failures cannot slow it down. */
+const MAX_ACTIVE = 1000;
+const MAX_FAILED = 500;
+
+interface RunningUnit {
+  readonly startedAt: number;
+  /** 0..100 from the worker's progress reports. */
+  readonly progress: number;
+}
+
+/** What one poll knows about the queues, by (n, D). */
+interface QueueState {
+  readonly running: Map<string, RunningUnit[]>;
+  readonly failed: Map<string, string>;
+}
+
+interface SizeData {
+  readonly S?: string;
+  readonly depths: Map<number, DepthResult>;
+  readonly unitCounts: number[];
+  /** Seconds of the stored units of each unfinished D (0 where none are stored). */
+  readonly unitSeconds: number[];
+  readonly sumState: string;
+}
+
+export class SnapshotReader {
+  private readonly store: ResultStore;
+  private readonly registry: SweepRegistry;
+  /** planUnits is deterministic in (n, D, target) and takes milliseconds: plan each once. */
+  private readonly plans = new Map<string, WorkUnit[]>();
+
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+    private readonly queues: SnapshotQueues,
+  ) {
+    this.store = new ResultStore(redis, prefix);
+    this.registry = new SweepRegistry(redis, prefix);
+  }
+
+  async read(options: { limit?: number } = {}): Promise<Snapshot> {
+    const now = Date.now();
+    const records = (await this.registry.list()).slice(-(options.limit ?? 20)).reverse();
+    const [queueState, workers, counts] = await Promise.all([
+      this.queueState(),
+      this.registry.liveWorkers(),
+      this.counts(),
+    ]);
+    const ns = [...new Set(records.flatMap((r) => r.ns))];
+    const sizes = await this.sizeData(ns);
+    const doneAt = await this.doneTimes(records);
+    const slots = Math.max(
+      1,
+      workers.reduce((t, w) => t + w.concurrency, 0),
+    );
+    return {
+      generatedAt: new Date(now).toISOString(),
+      sweeps: records.map((r) =>
+        this.sweepView(r, sizes, queueState, doneAt.get(r.id), now, slots),
+      ),
+      workers: workers.map(workerView),
+      queues: counts,
+    };
+  }
+
+  /** One sweep in full, or undefined when no sweep has this id. */
+  async sweep(id: string): Promise<SweepView | undefined> {
+    const json = await this.redis.get(this.registry.keys.sweep(id));
+    if (json === null) return undefined;
+    const record = JSON.parse(json) as SweepRecord;
+    const now = Date.now();
+    const [queueState, workers] = await Promise.all([
+      this.queueState(),
+      this.registry.liveWorkers(),
+    ]);
+    const sizes = await this.sizeData(record.ns);
+    const doneAt = await this.doneTimes([record]);
+    const slots = Math.max(
+      1,
+      workers.reduce((t, w) => t + w.concurrency, 0),
+    );
+    return this.sweepView(record, sizes, queueState, doneAt.get(id), now, slots);
+  }
+
+  async exists(id: string): Promise<boolean> {
+    return (await this.redis.exists(this.registry.keys.sweep(id))) === 1;
+  }
+
+  async workers(): Promise<WorkerView[]> {
+    return (await this.registry.liveWorkers()).map(workerView);
+  }
+
+  private async counts(): Promise<Record<string, Record<string, number>>> {
+    const [count, aggregate] = await Promise.all([
+      this.queues.count.getJobCounts(),
+      this.queues.aggregate.getJobCounts(),
+    ]);
+    return { count, aggregate };
+  }
+
+  private async queueState(): Promise<QueueState> {
+    const [active, failedCount, failedAggregate] = await Promise.all([
+      this.queues.count.getJobs(['active'], 0, MAX_ACTIVE - 1),
+      this.queues.count.getJobs(['failed'], 0, MAX_FAILED - 1),
+      this.queues.aggregate.getJobs(['failed'], 0, MAX_FAILED - 1),
+    ]);
+    const running = new Map<string, RunningUnit[]>();
+    for (const job of active) {
+      const key = depthKeyOf(job);
+      if (!key) continue;
+      const list = running.get(key) ?? [];
+      list.push({
+        startedAt: job.processedOn ?? Date.now(),
+        progress: typeof job.progress === 'number' ? job.progress : 0,
+      });
+      running.set(key, list);
+    }
+    const failed = new Map<string, string>();
+    // Units first: their reasons say more than the "child … failed" of the sums above them.
+    for (const job of [...failedCount, ...failedAggregate]) {
+      const key = depthKeyOf(job);
+      if (key && !failed.has(key)) failed.set(key, `${job.id}: ${job.failedReason}`);
+    }
+    return { running, failed };
+  }
+
+  private async sizeData(ns: readonly number[]): Promise<Map<number, SizeData>> {
+    const sums = await this.store.sums(ns);
+    const pipeline = this.redis.pipeline();
+    for (const n of ns) {
+      pipeline.hgetall(this.store.keys.depths(n));
+      for (let d = 0; d < n; d++) pipeline.hlen(this.store.keys.units(n, d));
+    }
+    const replies = (await pipeline.exec()) ?? [];
+    const states = await Promise.all(
+      ns.map((n) =>
+        sums.has(n) ? Promise.resolve('completed') : this.queues.aggregate.getJobState(sumJobId(n)),
+      ),
+    );
+    const data = new Map<number, SizeData>();
+    let at = 0;
+    ns.forEach((n, i) => {
+      const [, raw] = replies[at++] ?? [];
+      const depths = new Map<number, DepthResult>();
+      for (const json of Object.values((raw ?? {}) as Record<string, string>)) {
+        const result = JSON.parse(json) as DepthResult;
+        if (result.n === n) depths.set(result.depth, result);
+      }
+      const unitCounts: number[] = [];
+      for (let d = 0; d < n; d++) unitCounts.push(Number(replies[at++]?.[1] ?? 0));
+      const S = sums.get(n);
+      data.set(n, {
+        ...(S === undefined ? {} : { S }),
+        depths,
+        unitCounts,
+        unitSeconds: unitCounts.map(() => 0),
+        sumState: states[i] ?? 'unknown',
+      });
+    });
+    // The time spent so far on a split (n, D) in progress: the seconds of its stored units.
+    const partial: [SizeData, number][] = [];
+    const units = this.redis.pipeline();
+    for (const [n, size] of data) {
+      size.unitCounts.forEach((count, d) => {
+        if (count === 0 || size.depths.has(d)) return;
+        partial.push([size, d]);
+        units.hvals(this.store.keys.units(n, d));
+      });
+    }
+    if (partial.length === 0) return data;
+    const values = (await units.exec()) ?? [];
+    partial.forEach(([size, d], i) => {
+      const jsons = (values[i]?.[1] ?? []) as string[];
+      size.unitSeconds[d] = jsons.reduce(
+        (t, json) => t + parseUnitResult(JSON.parse(json)).seconds,
+        0,
+      );
+    });
+    return data;
+  }
+
+  /** When each sweep's last n was stored (only for sweeps that are complete). */
+  private async doneTimes(records: readonly SweepRecord[]): Promise<Map<string, number>> {
+    const pipeline = this.redis.pipeline();
+    for (const r of records) pipeline.hvals(this.store.keys.sweepDone(r.id));
+    const replies = (await pipeline.exec()) ?? [];
+    const times = new Map<string, number>();
+    records.forEach((r, i) => {
+      const values = (replies[i]?.[1] ?? []) as string[];
+      if (values.length >= r.ns.length && values.length > 0) {
+        times.set(r.id, Math.max(...values.map((v) => Date.parse(v))));
+      }
+    });
+    return times;
+  }
+
+  private plan(n: number, depth: number, targetSeconds: number): WorkUnit[] {
+    const key = `${n}:${depth}:${targetSeconds}`;
+    let plan = this.plans.get(key);
+    if (!plan) {
+      plan = planUnits(n, depth, { targetSeconds });
+      this.plans.set(key, plan);
+    }
+    return plan;
+  }
+
+  private sweepView(
+    record: SweepRecord,
+    sizes: Map<number, SizeData>,
+    queues: QueueState,
+    doneAt: number | undefined,
+    now: number,
+    slots: number,
+  ): SweepView {
+    let remaining = 0;
+    const views = record.ns.map((n) => {
+      const view = this.sizeView(n, record, sizes.get(n), queues, now);
+      remaining += view.remaining;
+      return view.size;
+    });
+    const done = views.filter((s) => s.status === 'done').length;
+    const status: SweepStatus =
+      done === views.length
+        ? 'done'
+        : views.some((s) => s.status === 'failed')
+          ? 'failed'
+          : views.some((s) => s.status === 'cancelled')
+            ? 'cancelled'
+            : views.some((s) => s.status === 'active')
+              ? 'active'
+              : 'waiting';
+    const created = Date.parse(record.createdAt);
+    return {
+      id: record.id,
+      createdAt: record.createdAt,
+      cancelledAt: record.cancelledAt ?? null,
+      targetSeconds: record.targetSeconds,
+      ns: record.ns,
+      status,
+      done,
+      total: views.length,
+      unitsDone: views.reduce((t, s) => t + s.unitsDone, 0),
+      units: views.reduce((t, s) => t + s.units, 0),
+      elapsedSeconds: Math.max(0, ((doneAt ?? now) - created) / 1000),
+      etaSeconds: status === 'active' || status === 'waiting' ? remaining / slots : null,
+      sizes: views,
+    };
+  }
+
+  private sizeView(
+    n: number,
+    record: SweepRecord,
+    data: SizeData | undefined,
+    queues: QueueState,
+    now: number,
+  ): { size: SizeView; remaining: number } {
+    const depths: DepthView[] = [];
+    let remaining = 0;
+    const removed = data?.S === undefined && (data?.sumState ?? 'unknown') === 'unknown';
+    // Actual over estimated seconds on the finished depths of this n calibrates the others.
+    let actual = 0;
+    let estimated = 0;
+    for (const [d, result] of data?.depths ?? []) {
+      actual += result.seconds;
+      estimated += this.plan(n, d, record.targetSeconds).reduce(
+        (t, u) => t + u.estimate.seconds,
+        0,
+      );
+    }
+    const calibration = actual > 0 && estimated > 0 ? actual / estimated : 1;
+    for (let d = 0; d < n; d++) {
+      const plan = this.plan(n, d, record.targetSeconds);
+      const stored = data?.depths.get(d);
+      if (stored) {
+        depths.push({
+          depth: d,
+          status: 'done',
+          algorithm: stored.algorithm,
+          unitsDone: stored.units,
+          units: stored.units,
+          seconds: stored.seconds,
+          etaSeconds: null,
+          value: stored.value,
+          reason: null,
+        });
+        continue;
+      }
+      const key = `${n}:${d}`;
+      const running = queues.running.get(key) ?? [];
+      const unitsDone = Math.min(data?.unitCounts[d] ?? 0, plan.length);
+      const failed = queues.failed.get(key);
+      const runSeconds = running.reduce((t, u) => t + Math.max(0, now - u.startedAt) / 1000, 0);
+      const status: DepthStatus = failed
+        ? 'failed'
+        : running.length
+          ? 'active'
+          : removed
+            ? 'cancelled'
+            : unitsDone > 0
+              ? 'active'
+              : 'waiting';
+      const seconds = (data?.unitSeconds[d] ?? 0) + runSeconds;
+      const estimate = plan.reduce((t, u) => t + u.estimate.seconds, 0) * calibration;
+      const work = unitsDone + running.reduce((t, u) => t + u.progress / 100, 0);
+      // Remaining single-core seconds: from the observed rate once some work is done, else
+      // from the planner's estimate calibrated by the depths already finished.
+      const left =
+        work > 0 && seconds > 0
+          ? (seconds * Math.max(0, plan.length - work)) / work
+          : Math.max(0, estimate - seconds);
+      if (status === 'active' || status === 'waiting') remaining += left;
+      depths.push({
+        depth: d,
+        status,
+        algorithm: plan[0]?.algorithm ?? 'dfs',
+        unitsDone,
+        units: plan.length,
+        seconds,
+        etaSeconds: status === 'active' ? left / Math.max(1, running.length) : null,
+        value: null,
+        reason: failed ?? null,
+      });
+    }
+    const unitsDone = depths.reduce((t, v) => t + v.unitsDone, 0);
+    const units = depths.reduce((t, v) => t + v.units, 0);
+    const status: DepthStatus =
+      data?.S !== undefined
+        ? 'done'
+        : data?.sumState === 'failed' || depths.some((v) => v.status === 'failed')
+          ? 'failed'
+          : removed
+            ? 'cancelled'
+            : depths.some((v) => v.status === 'active' || v.status === 'done')
+              ? 'active'
+              : 'waiting';
+    const reason = status === 'failed' ? (depths.find((v) => v.reason)?.reason ?? 'failed') : null;
+    return {
+      size: { n, status, unitsDone, units, S: data?.S ?? null, reason, depths },
+      remaining,
+    };
+  }
+}
+
+function depthKeyOf(job: Job): string | undefined {
+  const match = JOB_ID.exec(String(job.id));
+  return match ? `${match[1]}:${match[2]}` : undefined;
+}
+
+function workerView(info: WorkerInfo): WorkerView {
+  const started = Date.parse(info.startedAt);
+  const seen = info.heartbeatAt === undefined ? NaN : Date.parse(info.heartbeatAt);
+  const span = (seen - started) * info.concurrency;
+  const busyShare =
+    info.busyMs !== undefined && span > 0 ? Math.min(1, Math.max(0, info.busyMs / span)) : null;
+  return {
+    id: info.id,
+    host: info.host,
+    pid: info.pid,
+    concurrency: info.concurrency,
+    startedAt: info.startedAt,
+    lastSeenAt: info.heartbeatAt ?? null,
+    current: info.active,
+    jobsDone: info.jobsDone ?? null,
+    busyShare,
+  };
+}

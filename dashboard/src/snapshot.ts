@@ -1,0 +1,74 @@
+// What the page shows, as JSON: every sweep with its sizes and their depths, the live workers and
+// the queue counts. The server builds one of these per poll and pushes it to every open page.
+// Counts are decimal strings; times are ISO strings or seconds.
+
+/** An (n, D): `done` has its value; `cancelled` means its jobs were removed before it finished. */
+export type DepthStatus = 'waiting' | 'active' | 'done' | 'failed' | 'cancelled';
+
+export interface DepthView {
+  readonly depth: number;
+  readonly status: DepthStatus;
+  readonly algorithm: string;
+  readonly unitsDone: number;
+  readonly units: number;
+  /** Single-core seconds spent on its units so far (running ones included). */
+  readonly seconds: number;
+  /** Estimated seconds until done (null when unknown or not running). */
+  readonly etaSeconds: number | null;
+  /** N(n, D) once done. */
+  readonly value: string | null;
+  readonly reason: string | null;
+}
+
+export interface SizeView {
+  readonly n: number;
+  readonly status: DepthStatus;
+  readonly unitsDone: number;
+  readonly units: number;
+  /** S(n) once done. */
+  readonly S: string | null;
+  readonly reason: string | null;
+  readonly depths: readonly DepthView[];
+}
+
+export type SweepStatus = 'waiting' | 'active' | 'done' | 'failed' | 'cancelled';
+
+export interface SweepView {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly cancelledAt: string | null;
+  readonly targetSeconds: number;
+  readonly ns: readonly number[];
+  readonly status: SweepStatus;
+  readonly done: number;
+  readonly total: number;
+  readonly unitsDone: number;
+  readonly units: number;
+  /** Wall-clock seconds from submission to the last n done (or to now). */
+  readonly elapsedSeconds: number;
+  /** Remaining single-core seconds spread over the live worker slots (null when not running). */
+  readonly etaSeconds: number | null;
+  readonly sizes: readonly SizeView[];
+}
+
+export interface WorkerView {
+  readonly id: string;
+  readonly host: string;
+  readonly pid: number;
+  readonly concurrency: number;
+  readonly startedAt: string;
+  readonly lastSeenAt: string | null;
+  /** Job ids being computed, e.g. `n14-d9-u3`. */
+  readonly current: readonly string[];
+  readonly jobsDone: number | null;
+  /** Share of its slots' time spent on units since it started, 0..1 (null for old workers). */
+  readonly busyShare: number | null;
+}
+
+export interface Snapshot {
+  readonly generatedAt: string;
+  readonly sweeps: readonly SweepView[];
+  readonly workers: readonly WorkerView[];
+  /** Job counts by state for each queue. */
+  readonly queues: Readonly<Record<string, Readonly<Record<string, number>>>>;
+}
