@@ -34,28 +34,57 @@ export function countByDfs(
   }
 
   const last = n - 1;
-  // Shaped for V8: small-integer arguments, no allocation, and the last row counted by popcount
-  // instead of one call per leaf (leaves outnumber inner nodes several times over).
+  // What survives of a mask when the queen in column e falls out of reach (D+1 rows up).
+  // Exact: two queens within D rows never share a line, so no other queen set these bits.
+  // D = 0: every queen's attacks end at once, so nothing survives.
+  const keepCol = new Int32Array(n);
+  const keepLeft = new Int32Array(n);
+  const keepRight = new Int32Array(n);
+  for (let e = 0; e < n; e++) {
+    keepCol[e] = depth === 0 ? 0 : ~(1 << e);
+    keepLeft[e] = depth === 0 ? 0 : e + depth + 1 < n ? ~(1 << (e + depth + 1)) : -1;
+    keepRight[e] = depth === 0 ? 0 : e - depth - 1 >= 0 ? ~(1 << (e - depth - 1)) : -1;
+  }
+
+  // Shaped for V8: small-integer arguments, no allocation, the expiry masks looked up once per
+  // node, and the last two rows counted in one loop with a popcount (the two deepest levels
+  // hold most of the tree, so they cost no calls).
   const search = (row: number, c0: number, l0: number, r0: number, allowed: number): number => {
     let free = ~(c0 | l0 | r0) & allowed;
     if (row === last) return popcount(free);
-    const expiring = row - depth; // this queen's attacks stop before row + 1 (D = 0: the new one)
+    const expiring = depth === 0 ? 0 : row - depth; // this queen's attacks stop before row + 1
+    let kc = -1;
+    let kl = -1;
+    let kr = -1;
+    if (expiring >= 0) {
+      const e = depth === 0 ? 0 : queens[expiring]!;
+      kc = keepCol[e]!;
+      kl = keepLeft[e]!;
+      kr = keepRight[e]!;
+    }
     let total = 0;
+    if (row === last - 1) {
+      while (free !== 0) {
+        const bit = free & -free;
+        free ^= bit;
+        const c = (c0 | bit) & kc;
+        const l = ((l0 | bit) << 1) & kl;
+        const r = ((r0 | bit) >>> 1) & kr;
+        total += popcount(~(c | l | r) & full);
+      }
+      return total;
+    }
     while (free !== 0) {
       const bit = free & -free;
       free ^= bit;
       queens[row] = 31 - Math.clz32(bit);
-      let c = c0 | bit;
-      let l = ((l0 | bit) << 1) & full;
-      let r = (r0 | bit) >>> 1;
-      if (expiring >= 0) {
-        // Exact: two queens within D rows never share a line, so no other queen set these bits.
-        const e = queens[expiring] ?? 0;
-        c &= ~(1 << e);
-        if (e + depth + 1 < n) l &= ~(1 << (e + depth + 1));
-        if (e - depth - 1 >= 0) r &= ~(1 << (e - depth - 1));
-      }
-      total += search(row + 1, c, l, r, full);
+      total += search(
+        row + 1,
+        (c0 | bit) & kc,
+        ((l0 | bit) << 1) & full & kl,
+        ((r0 | bit) >>> 1) & kr,
+        full,
+      );
     }
     return total;
   };
