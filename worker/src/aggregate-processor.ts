@@ -47,7 +47,16 @@ async function sumUnits(job: Job, { store, logger }: AggregateProcessorDeps): Pr
         `a unit of (n=${unit.n}, D=${unit.depth}) under (n=${data.n}, D=${data.depth})`,
       );
     }
-    if (found.has(unit.unit)) throw inconsistent(`unit ${unit.unit} reported twice`);
+    // At-least-once delivery: a unit may come back from two jobs. It counts once, and only if
+    // both deliveries agree.
+    const earlier = found.get(unit.unit);
+    if (earlier) {
+      if (earlier.value !== unit.value) {
+        throw inconsistent(`unit ${unit.unit} reported twice: ${earlier.value} and ${unit.value}`);
+      }
+      logger.warn({ n: data.n, depth: data.depth, unit: unit.unit }, 'unit delivered twice');
+      continue;
+    }
     found.set(unit.unit, unit);
   }
   const expected = new Set(data.unitKeys);
@@ -66,10 +75,15 @@ async function sumUnits(job: Job, { store, logger }: AggregateProcessorDeps): Pr
 
   let total = 0n;
   let seconds = 0;
+  let estimateSeconds: number | undefined = 0;
   const workers = new Set<string>();
   for (const unit of found.values()) {
     total += BigInt(unit.value);
     seconds += unit.seconds;
+    estimateSeconds =
+      estimateSeconds === undefined || unit.estimateSeconds === undefined
+        ? undefined
+        : estimateSeconds + unit.estimateSeconds;
     workers.add(unit.worker);
   }
   const result: DepthResult = {
@@ -81,6 +95,7 @@ async function sumUnits(job: Job, { store, logger }: AggregateProcessorDeps): Pr
     units: found.size,
     seconds,
     workers: [...workers].sort(),
+    ...(estimateSeconds === undefined ? {} : { estimateSeconds }),
   };
   await store.putDepth(result);
   logger.info({ n: data.n, depth: data.depth, units: found.size }, 'N(n, D) summed');

@@ -3,6 +3,7 @@
 import { type Job, WaitingError } from 'bullmq';
 import {
   type DepthResult,
+  estimateCost,
   type Logger,
   parseUnitJobData,
   type ResultStore,
@@ -21,6 +22,8 @@ export interface CountProcessorDeps {
   readonly logger: Logger;
   /** Shortest time between two progress updates of one job. */
   readonly progressIntervalMs: number;
+  /** Largest estimated memory of a unit this worker runs as planned (WQ_MAX_UNIT_BYTES). */
+  readonly maxUnitBytes: number;
   /** TEST ONLY (WQ_TEST_FAIL_JOBS): job ids failed on every attempt with a retryable error. */
   readonly failJobs?: readonly string[];
 }
@@ -52,13 +55,25 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       throw new Error(`injected failure: job ${job.id} is listed in WQ_TEST_FAIL_JOBS (test only)`);
     }
 
+    // The planner keeps units under the memory cap; this worker's own cap is checked again,
+    // so a unit planned elsewhere with a larger cap never takes this process down: it runs
+    // with the DFS instead, which counts the same thing in memory that does not grow.
+    let algorithm = data.algorithm;
+    const bytes = estimateCost(algorithm, data.n, data.depth, data.prefix).bytes;
+    if (bytes > deps.maxUnitBytes) {
+      log.warn(
+        { algorithm, bytes, maxUnitBytes: deps.maxUnitBytes },
+        'unit above WQ_MAX_UNIT_BYTES: counting it with dfs',
+      );
+      algorithm = 'dfs';
+    }
     const unit: WorkUnit = {
       n: data.n,
       depth: data.depth,
-      algorithm: data.algorithm,
+      algorithm,
       prefix: data.prefix,
       weight: data.weight,
-      estimate: { seconds: data.estimateSeconds, bytes: 0 },
+      estimate: { seconds: data.estimateSeconds, bytes },
     };
     let lastReport = 0;
     const onProgress = (fraction: number): void => {
@@ -90,9 +105,14 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       depth: data.depth,
       unit: key,
       value: value.toString(),
-      algorithm: data.algorithm,
+      algorithm,
       seconds: (performance.now() - started) / 1000,
       worker: workerId,
+      estimateSeconds: data.estimateSeconds,
+      // Only a unit run as planned says something about the planned algorithm's model.
+      ...(data.modelSeconds === undefined || algorithm !== data.algorithm
+        ? {}
+        : { modelSeconds: data.modelSeconds }),
     };
     await store.putUnit(result);
     if (data.whole) await store.putDepth(wholeDepth(result));
@@ -113,5 +133,6 @@ function wholeDepth(unit: UnitResult): DepthResult {
     units: 1,
     seconds: unit.seconds,
     workers: [unit.worker],
+    ...(unit.estimateSeconds === undefined ? {} : { estimateSeconds: unit.estimateSeconds }),
   };
 }

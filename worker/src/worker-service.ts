@@ -62,6 +62,7 @@ export class WorkerService {
         logger: logger.child({ module: 'count' }),
         progressIntervalMs: this.options.progressIntervalMs,
         failJobs: config.testFailJobs,
+        maxUnitBytes: config.maxUnitBytes,
       }),
       { ...common, ...stalls, concurrency },
     );

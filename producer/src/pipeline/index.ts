@@ -4,10 +4,21 @@ export {
   type SizeProgress,
   type SizeResults,
   type SizeState,
+  type SizeTiming,
+  type DepthTiming,
   type StatusReport,
   type SweepProgress,
   type SweepSubmission,
 } from './pipeline-client.js';
 export { SweepFailedError } from './sweep-failed-error.js';
 export { resultsCsv, resultsJsonLine } from './format.js';
-export { planSize, type PlannedSize, type SweepPlanOptions } from './sweep-planner.js';
+export {
+  cheapestAlgorithm,
+  planDepth,
+  planSize,
+  type PlannedDepth,
+  type PlannedSize,
+  type PlannedUnit,
+  type SweepPlanOptions,
+} from './sweep-planner.js';
+export { PRIORITY_LIMIT, unitPriority } from './priority.js';

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { FlowProducer, type Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
+  type Calibration,
   createRedis,
   InvalidInputError,
   QUEUE_NAMES,
@@ -16,7 +17,7 @@ import {
   type WqConfig,
 } from '@weak-queens/shared';
 import { isConnectionError } from './connection-errors.js';
-import { planSize } from './sweep-planner.js';
+import { type PlannedSize, planSize } from './sweep-planner.js';
 import { SweepFailedError } from './sweep-failed-error.js';
 
 export type SizeState = 'done' | 'queued' | 'running' | 'failed' | 'missing';
@@ -28,6 +29,24 @@ export interface SizeProgress {
   readonly units: number;
   readonly S?: string;
   readonly reason?: string;
+  /** `wq status` only: the plan's expected seconds next to the measured ones. */
+  readonly timing?: SizeTiming;
+}
+
+/** Expected (calibrated plan) against measured single-core seconds of one n. */
+export interface SizeTiming {
+  readonly estimateSeconds?: number;
+  /** Summed over the N(n, D) stored so far. */
+  readonly actualSeconds: number;
+  readonly depths: readonly DepthTiming[];
+}
+
+export interface DepthTiming {
+  readonly depth: number;
+  readonly algorithm: string;
+  readonly units: number;
+  readonly estimateSeconds?: number;
+  readonly actualSeconds: number;
 }
 
 export interface SweepProgress {
@@ -57,6 +76,8 @@ export interface StatusReport {
   readonly sweeps: readonly SweepProgress[];
   readonly workers: readonly WorkerInfo[];
   readonly jobs: Readonly<Record<string, Record<string, number>>>;
+  /** Measured/estimated seconds per algorithm, as the next plan applies them. */
+  readonly calibration: Calibration;
 }
 
 export class PipelineClient {
@@ -112,14 +133,25 @@ export class PipelineClient {
     const id = options.sweepId ?? `s-${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
     const sizes: { n: number; outcome: 'stored' | 'queued' | 'added'; jobs: number }[] = [];
     const units: Record<string, number> = {};
-    let added = 0;
+    const estimates: Record<string, number> = {};
+    const calibration = await this.store.calibration();
+    // Plan every n before adding any, so the workers see the whole sweep's priorities at once.
+    const plans: PlannedSize[] = [];
     for (const n of ns) {
       const planned = await planSize(n, this.store, {
         sweepId: id,
         targetSeconds,
         attempts: this.config.attempts,
+        maxUnitBytes: this.config.maxUnitBytes,
+        calibration,
       });
       units[n] = planned.units;
+      estimates[n] = planned.estimateSeconds;
+      plans.push(planned);
+    }
+    let added = 0;
+    for (const planned of plans) {
+      const { n } = planned;
       if (!planned.flow) {
         sizes.push({ n, outcome: 'stored', jobs: 0 });
         continue;
@@ -141,6 +173,7 @@ export class PipelineClient {
       createdAt: existing?.createdAt ?? new Date().toISOString(),
       targetSeconds,
       units,
+      estimates,
     };
     await this.registry.save(sweep);
     return { sweep, added, sizes };
@@ -243,14 +276,39 @@ export class PipelineClient {
 
   async status(): Promise<StatusReport> {
     const sweeps: SweepProgress[] = [];
-    for (const sweep of await this.registry.list()) sweeps.push(await this.progressOf(sweep));
+    for (const sweep of await this.registry.list()) {
+      const progress = await this.progressOf(sweep);
+      const sizes: SizeProgress[] = [];
+      for (const size of progress.sizes) {
+        sizes.push({ ...size, timing: await this.timing(size.n, sweep.estimates?.[size.n]) });
+      }
+      sweeps.push({ ...progress, sizes });
+    }
     return {
       sweeps,
+      calibration: await this.store.calibration(),
       workers: await this.registry.liveWorkers(),
       jobs: {
         count: await this.queues.count.getJobCounts(),
         aggregate: await this.queues.aggregate.getJobCounts(),
       },
+    };
+  }
+
+  private async timing(n: number, estimateSeconds: number | undefined): Promise<SizeTiming> {
+    const depths: DepthTiming[] = [...(await this.store.depths(n)).values()]
+      .sort((a, b) => a.depth - b.depth)
+      .map((d) => ({
+        depth: d.depth,
+        algorithm: d.algorithm,
+        units: d.units,
+        ...(d.estimateSeconds === undefined ? {} : { estimateSeconds: d.estimateSeconds }),
+        actualSeconds: d.seconds,
+      }));
+    return {
+      ...(estimateSeconds === undefined ? {} : { estimateSeconds }),
+      actualSeconds: depths.reduce((t, d) => t + d.actualSeconds, 0),
+      depths,
     };
   }
 

@@ -2,6 +2,7 @@
 // defaults and errors that name the variable. Nothing else reads process.env.
 import { availableParallelism } from 'node:os';
 import { InvalidInputError } from '../errors.js';
+import { DEFAULT_MAX_BYTES } from '../kernel/algorithms.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -19,6 +20,7 @@ export const CONFIG_ENV = [
   'WQ_STALLED_INTERVAL_MS',
   'WQ_MAX_STALLED',
   'WQ_TEST_FAIL_JOBS',
+  'WQ_MAX_UNIT_BYTES',
 ] as const;
 
 export interface RedisSettings {
@@ -60,6 +62,11 @@ export interface WqConfig {
    * every attempt with a retryable error, to exercise attempts, failure reporting and retry.
    */
   readonly testFailJobs: readonly string[];
+  /**
+   * The most memory one unit may be estimated to need (bytes). The planner splits or switches
+   * to a smaller-memory algorithm above it, and a worker never runs a unit beyond it.
+   */
+  readonly maxUnitBytes: number;
 }
 
 export type ConfigOverrides = Partial<Omit<WqConfig, 'redis' | 'redisUrl'>> & {
@@ -97,6 +104,9 @@ export function compileConfig(
       overrides.maxStalled ?? positiveInteger('WQ_MAX_STALLED', env.WQ_MAX_STALLED, 2, 1000),
     testFailJobs:
       overrides.testFailJobs ?? parseJobIdList('WQ_TEST_FAIL_JOBS', env.WQ_TEST_FAIL_JOBS),
+    maxUnitBytes:
+      overrides.maxUnitBytes ??
+      parseByteSize('WQ_MAX_UNIT_BYTES', env.WQ_MAX_UNIT_BYTES, DEFAULT_MAX_BYTES),
   };
 }
 
@@ -127,6 +137,31 @@ export function parseJobIdList(field: string, text: string | undefined): readonl
     }
   }
   return ids;
+}
+
+const BYTE_UNITS: Readonly<Record<string, number>> = {
+  '': 1,
+  k: 1024,
+  m: 1024 ** 2,
+  g: 1024 ** 3,
+  t: 1024 ** 4,
+};
+
+/** Bytes as an integer, or with a binary suffix: `1073741824`, `512M`, `4GiB`, `1.5g`. */
+export function parseByteSize(field: string, text: string | undefined, fallback: number): number {
+  const value = nonEmpty(text);
+  if (value === undefined) return fallback;
+  const match = /^(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?$/i.exec(value);
+  const scale = BYTE_UNITS[match?.[2]?.toLowerCase() ?? ''];
+  const bytes = match && scale !== undefined ? Math.floor(Number(match[1]) * scale) : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1) {
+    throw new InvalidInputError(
+      field,
+      value,
+      'a number of bytes ≥ 1, optionally with K, M, G or T (binary: 1G = 1024³), e.g. 512M',
+    );
+  }
+  return bytes;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

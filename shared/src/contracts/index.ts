@@ -11,5 +11,6 @@ export {
   WORKER_TTL_MS,
 } from './sweep-registry.js';
 export * from './config.js';
+export * from './calibration.js';
 export { redisOptions, createRedis, type ConnectionRole } from './connection.js';
 export { createLogger, type Logger, type LoggerOptions } from './logger.js';

@@ -12,8 +12,10 @@ export interface UnitJobData {
   readonly algorithm: Algorithm;
   readonly prefix: readonly number[];
   readonly weight: 1 | 2;
-  /** Estimated single-core seconds (for progress and the completion record). */
+  /** Expected single-core seconds (calibrated; for progress, priority and the records). */
   readonly estimateSeconds: number;
+  /** The kernel's estimate before calibration, kept with the result to calibrate later plans. */
+  readonly modelSeconds?: number;
   /** True when this unit is all of N(n, D) (the (n, D) was not split). */
   readonly whole: boolean;
 }
@@ -110,6 +112,10 @@ export function parseUnitJobData(data: unknown): UnitJobData {
   if (typeof estimateSeconds !== 'number' || !(estimateSeconds >= 0)) {
     throw new InvalidInputError(`${what}.estimateSeconds`, estimateSeconds, 'a number ≥ 0');
   }
+  const modelSeconds = fields.modelSeconds;
+  if (modelSeconds !== undefined && (typeof modelSeconds !== 'number' || !(modelSeconds >= 0))) {
+    throw new InvalidInputError(`${what}.modelSeconds`, modelSeconds, 'a number ≥ 0 or absent');
+  }
   const whole = fields.whole;
   if (typeof whole !== 'boolean')
     throw new InvalidInputError(`${what}.whole`, whole, 'true or false');
@@ -121,6 +127,7 @@ export function parseUnitJobData(data: unknown): UnitJobData {
     prefix: prefix as number[],
     weight,
     estimateSeconds,
+    ...(modelSeconds === undefined ? {} : { modelSeconds }),
     whole,
   };
 }

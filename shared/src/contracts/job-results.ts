@@ -13,6 +13,10 @@ export interface UnitResult {
   readonly algorithm: Algorithm;
   readonly seconds: number;
   readonly worker: string;
+  /** The planner's expected seconds (calibrated), shown next to `seconds`. */
+  readonly estimateSeconds?: number;
+  /** The kernel's own estimate before calibration; calibrates the next plans. */
+  readonly modelSeconds?: number;
 }
 
 /** What a `depth` job returns (and what the result store keeps per (n, D)). */
@@ -26,6 +30,8 @@ export interface DepthResult {
   /** Single-core seconds summed over the units. */
   readonly seconds: number;
   readonly workers: readonly string[];
+  /** The planner's expected seconds summed over the units, when every unit carried one. */
+  readonly estimateSeconds?: number;
 }
 
 /** What a `sum` job returns: S(n) and N(n, D) indexed by D. */
@@ -105,7 +111,21 @@ export function parseUnitResult(value: unknown): UnitResult {
     ...common(f, what),
     unit: check<string>(typeof f.unit === 'string', what, 'unit', f.unit, 'a unit key'),
     worker: check<string>(typeof f.worker === 'string', what, 'worker', f.worker, 'a worker id'),
+    ...optionalSeconds(f, what, 'estimateSeconds'),
+    ...optionalSeconds(f, what, 'modelSeconds'),
   };
+}
+
+/** `{ [name]: seconds }` when the field is present (older records lack it), else `{}`. */
+function optionalSeconds<K extends string>(
+  f: Fields,
+  what: string,
+  name: K,
+): { [key in K]?: number } {
+  const value = f[name];
+  if (value === undefined) return {};
+  check(typeof value === 'number' && value >= 0, what, name, value, 'a number ≥ 0');
+  return { [name]: value } as { [key in K]?: number };
 }
 
 export function parseDepthResult(value: unknown): DepthResult {
@@ -129,6 +149,7 @@ export function parseDepthResult(value: unknown): DepthResult {
       f.workers,
       'a list of worker ids',
     ),
+    ...optionalSeconds(f, what, 'estimateSeconds'),
   };
 }
 
@@ -146,6 +167,7 @@ export function parseChildResult(value: unknown): DepthResult {
       units: 1,
       seconds: unit.seconds,
       workers: [unit.worker],
+      ...(unit.estimateSeconds === undefined ? {} : { estimateSeconds: unit.estimateSeconds }),
     };
   }
   return parseDepthResult(value);

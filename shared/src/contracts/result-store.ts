@@ -10,6 +10,20 @@ import {
   type UnitResult,
 } from './job-results.js';
 import { type StoreKeys, storeKeys } from './store-keys.js';
+import {
+  type Calibration,
+  CALIBRATION_MIN_MODEL_SECONDS,
+  calibrationFromFields,
+} from './calibration.js';
+
+/** KEYS: units hash, calibration hash. ARGV: unit key, result JSON, algorithm or '', model s, actual s. */
+const PUT_UNIT = `
+if redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) == 1 and ARGV[3] ~= '' then
+  redis.call('HINCRBY', KEYS[2], ARGV[3] .. ':units', 1)
+  redis.call('HINCRBYFLOAT', KEYS[2], ARGV[3] .. ':model', ARGV[4])
+  redis.call('HINCRBYFLOAT', KEYS[2], ARGV[3] .. ':actual', ARGV[5])
+end
+return 1`;
 
 export class ResultStore {
   readonly keys: StoreKeys;
@@ -21,12 +35,29 @@ export class ResultStore {
     this.keys = storeKeys(prefix);
   }
 
+  /**
+   * Stores a unit's result. The first time a unit is stored, its measured and estimated seconds
+   * also go into the calibration sums (one script, so a unit delivered twice counts once).
+   */
   async putUnit(result: UnitResult): Promise<void> {
-    await this.redis.hset(
+    const calibrates =
+      result.modelSeconds !== undefined && result.modelSeconds >= CALIBRATION_MIN_MODEL_SECONDS;
+    await this.redis.eval(
+      PUT_UNIT,
+      2,
       this.keys.units(result.n, result.depth),
+      this.keys.calibration,
       result.unit,
       JSON.stringify(result),
+      calibrates ? result.algorithm : '',
+      String(result.modelSeconds ?? 0),
+      String(result.seconds),
     );
+  }
+
+  /** Per algorithm, measured against estimated seconds of the stored units. */
+  async calibration(): Promise<Calibration> {
+    return calibrationFromFields(await this.redis.hgetall(this.keys.calibration));
   }
 
   async putDepth(result: DepthResult): Promise<void> {

@@ -21,6 +21,8 @@ export interface StoreKeys {
   readonly workers: string;
   /** Hash worker id → WorkerInfo JSON. */
   readonly workerInfo: string;
+  /** Hash `<algorithm>:units|model|actual` → sums over stored units (see calibration.ts). */
+  readonly calibration: string;
 }
 
 export function storeKeys(prefix: string): StoreKeys {
@@ -34,5 +36,6 @@ export function storeKeys(prefix: string): StoreKeys {
     sweepDone: (id) => `${prefix}:sweep:${id}:done`,
     workers: `${prefix}:workers`,
     workerInfo: `${prefix}:workers:info`,
+    calibration: `${prefix}:results:calibration`,
   };
 }

@@ -11,6 +11,8 @@ export interface SweepRecord {
   readonly targetSeconds: number;
   /** Units planned per n (work already in the result store included). */
   readonly units: Readonly<Record<string, number>>;
+  /** Expected single-core seconds per n (the calibrated plan, stored work included). */
+  readonly estimates?: Readonly<Record<string, number>>;
   readonly cancelledAt?: string;
 }
 

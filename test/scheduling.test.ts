@@ -1,0 +1,213 @@
+// Scheduling and sizing with real workers and a real Redis: units taken largest first (BullMQ
+// priorities), the memory cap (planner and worker), and the cost model calibrated from
+// measured unit times, shown next to the estimates in `wq status --json`.
+import type { ChildProcess } from 'node:child_process';
+import { type Job, Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PipelineClient, type StatusReport, unitPriority } from '@weak-queens/producer';
+import {
+  chooseAlgorithm,
+  compileConfig,
+  countPlacements,
+  estimateCost,
+  QUEUE_NAMES,
+  ResultStore,
+  storeKeys,
+  type UnitJobData,
+  type UnitResult,
+} from '@weak-queens/shared';
+import {
+  deletePrefix,
+  startTestRedis,
+  startWorker,
+  stopWorkers,
+  type TestRedis,
+  uniquePrefix,
+} from './src/index.js';
+import { runWq } from './src/wq-cli.js';
+
+let redis: TestRedis;
+let prefix: string;
+let client: PipelineClient | undefined;
+let queue: Queue | undefined;
+let workers: ChildProcess[] = [];
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+afterEach(async () => {
+  await stopWorkers(workers);
+  workers = [];
+  await queue?.close();
+  await client?.close();
+  await deletePrefix(redis.url, prefix);
+});
+
+function setUp(label: string, env: Record<string, string> = {}): PipelineClient {
+  prefix = uniquePrefix(label);
+  client = new PipelineClient(compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix, ...env }));
+  queue = new Queue(QUEUE_NAMES.count, { connection: { url: redis.url }, prefix });
+  return client;
+}
+
+const exactN = (n: number): string[] =>
+  Array.from({ length: n }, (_, d) => countPlacements(n, d).toString());
+
+describe('when a sweep is queued', () => {
+  it('gives each unit the priority of its expected seconds and runs the largest first', async () => {
+    const c = setUp('priority', { WQ_TARGET_SECONDS: '0.0005' });
+    // Everything is queued before the one worker starts, so it sees the whole sweep.
+    const { sweep } = await c.submit([9, 10]);
+    const waiting = (await queue!.getJobs(['prioritized', 'waiting'])) as Job<UnitJobData>[];
+    expect(waiting.length).toBeGreaterThan(20);
+    for (const job of waiting)
+      expect(job.opts.priority).toBe(unitPriority(job.data.estimateSeconds));
+
+    workers = [startWorker({ url: redis.url, prefix })];
+    await c.waitFor(sweep.id);
+    expect((await c.results([9, 10])).map((r) => r.S)).toEqual(['409828485', '10570235486']);
+
+    const done = ((await queue!.getJobs(['completed'])) as Job<UnitJobData>[]).sort(
+      (a, b) => (a.processedOn ?? 0) - (b.processedOn ?? 0),
+    );
+    expect(done).toHaveLength(waiting.length);
+    // One worker, one unit at a time: a unit started later never outranks one started earlier.
+    for (let i = 1; i < done.length; i++) {
+      const [before, after] = [done[i - 1]!, done[i]!];
+      if ((after.processedOn ?? 0) > (before.processedOn ?? 0)) {
+        expect(after.opts.priority ?? 0).toBeGreaterThanOrEqual(before.opts.priority ?? 0);
+      }
+    }
+  });
+});
+
+describe('when units would need more memory than WQ_MAX_UNIT_BYTES', () => {
+  it('plans those (n, D) with the DFS and still gives the exact values', async () => {
+    const cap = 4096;
+    const c = setUp('cap', { WQ_MAX_UNIT_BYTES: String(cap) });
+    workers = [startWorker({ url: redis.url, prefix }), startWorker({ url: redis.url, prefix })];
+    const { sweep } = await c.submit([9]);
+    await c.waitFor(sweep.id);
+    const record = await c.store.record(9);
+    expect(record?.S).toBe('409828485');
+    expect(record?.depths.map((d) => d.value)).toEqual(exactN(9));
+    const expected = Array.from({ length: 9 }, (_, d) =>
+      chooseAlgorithm(9, d).algorithm === 'window-transfer' &&
+      estimateCost('window-transfer', 9, d, []).bytes <= cap
+        ? 'window-transfer'
+        : 'dfs',
+    );
+    expect(record?.depths.map((d) => d.algorithm)).toEqual(expected);
+    // The cap did change the plan: some (n, D) the kernel would give the table went to the DFS.
+    const moved = expected.filter(
+      (a, d) => a === 'dfs' && chooseAlgorithm(9, d).algorithm === 'window-transfer',
+    );
+    expect(moved.length).toBeGreaterThan(0);
+  });
+
+  it('a worker with a smaller cap than the plan counts the unit with the DFS instead', async () => {
+    const c = setUp('worker-cap');
+    workers = [startWorker({ url: redis.url, prefix, env: { WQ_MAX_UNIT_BYTES: '1024' } })];
+    const { sweep } = await c.submit([8]);
+    await c.waitFor(sweep.id);
+    const record = await c.store.record(8);
+    expect(record?.S).toBe('17766990');
+    expect(record?.depths.map((d) => d.value)).toEqual(exactN(8));
+    let moved = 0;
+    for (const d of record?.depths ?? []) {
+      const planned = estimateCost('window-transfer', 8, d.depth, []).bytes;
+      if (chooseAlgorithm(8, d.depth).algorithm === 'window-transfer' && planned > 1024) {
+        expect([d.depth, d.algorithm]).toEqual([d.depth, 'dfs']);
+        moved++;
+      }
+    }
+    expect(moved).toBeGreaterThan(0);
+  });
+});
+
+describe('when units are measured', () => {
+  it('counts a unit once in the calibration, however often it is stored', async () => {
+    setUp('calibrate');
+    const raw = new Redis(redis.url);
+    const store = new ResultStore(raw, prefix);
+    try {
+      const unit: UnitResult = {
+        kind: 'unit',
+        n: 9,
+        depth: 8,
+        unit: '0',
+        value: '2',
+        algorithm: 'dfs',
+        seconds: 1.5,
+        worker: 'w1',
+        estimateSeconds: 0.5,
+        modelSeconds: 0.5,
+      };
+      await store.putUnit(unit);
+      await store.putUnit(unit);
+      // Too small to say anything about the model (dominated by per-unit overhead).
+      await store.putUnit({ ...unit, unit: '1', seconds: 0.02, modelSeconds: 0.001 });
+      expect(await store.calibration()).toEqual({
+        dfs: { units: 1, modelSeconds: 0.5, actualSeconds: 1.5, ratio: 3 },
+      });
+      expect((await store.units(9, 8)).get('0')).toEqual(unit);
+    } finally {
+      raw.disconnect();
+    }
+  });
+
+  it('plans with the measured ratio and shows estimates next to actual times', async () => {
+    const c = setUp('status');
+    // As if earlier sweeps had measured the DFS at 3× its model.
+    const raw = new Redis(redis.url);
+    await raw.hset(storeKeys(prefix).calibration, {
+      'dfs:units': '5',
+      'dfs:model': '2',
+      'dfs:actual': '6',
+    });
+    raw.disconnect();
+
+    const { sweep } = await c.submit([7]);
+    const jobs = (await queue!.getJobs(['prioritized', 'waiting'])) as Job<UnitJobData>[];
+    expect(jobs).toHaveLength(sweep.units['7']!);
+    for (const job of jobs) {
+      const ratio = job.data.algorithm === 'dfs' ? 3 : 1;
+      expect(job.data.estimateSeconds).toBeCloseTo(ratio * job.data.modelSeconds!, 12);
+    }
+    workers = [startWorker({ url: redis.url, prefix })];
+    await c.waitFor(sweep.id);
+
+    const status = await runWq(['status', '--json'], { url: redis.url, prefix });
+    expect(status.code).toBe(0);
+    const report = JSON.parse(status.stdout) as StatusReport;
+    expect(report.calibration.dfs).toEqual({
+      units: 5,
+      modelSeconds: 2,
+      actualSeconds: 6,
+      ratio: 3,
+    });
+    const size = report.sweeps[0]?.sizes[0];
+    expect(size?.S).toBe('873477');
+    const timing = size?.timing;
+    const planned = jobs.reduce((t, j) => t + j.data.estimateSeconds, 0);
+    expect(timing?.estimateSeconds).toBeCloseTo(planned, 12);
+    expect(timing?.depths.map((d) => d.depth)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    for (const d of timing?.depths ?? []) {
+      const own = jobs.filter((j) => j.data.depth === d.depth);
+      expect(d.units).toBe(own.length);
+      expect(d.estimateSeconds).toBeCloseTo(
+        own.reduce((t, j) => t + j.data.estimateSeconds, 0),
+        12,
+      );
+      expect(d.actualSeconds).toBeGreaterThan(0);
+    }
+    expect(timing?.actualSeconds).toBeCloseTo(
+      timing?.depths.reduce((t, d) => t + d.actualSeconds, 0) ?? -1,
+      12,
+    );
+  });
+});
