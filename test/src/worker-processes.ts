@@ -1,5 +1,6 @@
 // Real worker processes for cross-process tests, started the way `wq worker` starts them.
 import type { ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { exitOf, spawnWorkerProcess } from '@weak-queens/producer';
 
 export interface TestWorkerOptions {
@@ -7,20 +8,33 @@ export interface TestWorkerOptions {
   readonly prefix: string;
   readonly concurrency?: number;
   readonly env?: Record<string, string>;
+  /** Receives each JSON log line (at LOG_LEVEL info unless env says otherwise) instead of stderr. */
+  readonly onLog?: (entry: Record<string, unknown>) => void;
 }
 
 export function startWorker(options: TestWorkerOptions): ChildProcess {
-  return spawnWorkerProcess({
+  const { onLog } = options;
+  const child = spawnWorkerProcess({
     env: {
       ...process.env,
       REDIS_URL: options.url,
       WQ_PREFIX: options.prefix,
       WQ_CONCURRENCY: String(options.concurrency ?? 1),
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      LOG_LEVEL: onLog ? 'info' : (process.env.LOG_LEVEL ?? 'warn'),
       ...options.env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'inherit', onLog ? 'pipe' : 'inherit'],
   });
+  if (onLog && child.stderr) {
+    createInterface({ input: child.stderr }).on('line', (line) => {
+      try {
+        onLog(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        process.stderr.write(`${line}\n`);
+      }
+    });
+  }
+  return child;
 }
 
 /** SIGTERM every worker still running and wait for them to exit. */

@@ -1,0 +1,150 @@
+// At-least-once delivery: the same unit computed twice (a frozen worker that comes back after
+// its unit was re-run, or a second job for the same unit) still counts once in N(n, D) and S(n).
+import type { ChildProcess } from 'node:child_process';
+import { Queue } from 'bullmq';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PipelineClient } from '@weak-queens/producer';
+import {
+  compileConfig,
+  countPlacements,
+  JOB_NAMES,
+  QUEUE_NAMES,
+  type UnitResult,
+} from '@weak-queens/shared';
+import {
+  deletePrefix,
+  FAST_STALLS,
+  KNOWN_S,
+  pidOfWorkerName,
+  sleep,
+  startTestRedis,
+  startWorker,
+  stopWorkers,
+  type TestRedis,
+  uniquePrefix,
+  until,
+} from './src/index.js';
+
+describe('when the same unit is delivered twice', () => {
+  let redis: TestRedis;
+  let workers: ChildProcess[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
+
+  beforeAll(async () => {
+    redis = await startTestRedis();
+  });
+
+  afterEach(async () => {
+    for (const w of workers) if (w.signalCode === 'SIGSTOP') w.kill('SIGCONT');
+    await stopWorkers(workers);
+    workers = [];
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  function pipeline(label: string) {
+    const prefix = uniquePrefix(label);
+    const client = new PipelineClient(compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix }));
+    const connection = { url: redis.url };
+    const count = new Queue(QUEUE_NAMES.count, { connection, prefix });
+    cleanups.push(async () => {
+      await count.close();
+      await client.close();
+      await deletePrefix(redis.url, prefix);
+    });
+    const spawn = (): ChildProcess => {
+      const worker = startWorker({ url: redis.url, prefix, env: { ...FAST_STALLS } });
+      workers.push(worker);
+      return worker;
+    };
+    return { prefix, client, count, spawn };
+  }
+
+  it('counts a unit once when its frozen worker finishes it after another did', async () => {
+    const { prefix, client, count } = pipeline('frozen');
+    // What each worker says about N(14, 8), by pid.
+    const said: { pid: number; msg: unknown }[] = [];
+    for (let i = 0; i < 2; i++) {
+      const worker = startWorker({
+        url: redis.url,
+        prefix,
+        env: { ...FAST_STALLS },
+        onLog: (entry) => {
+          if (entry.job === 'n14-d8') said.push({ pid: entry.pid as number, msg: entry.msg });
+        },
+      });
+      workers.push(worker);
+    }
+    const { sweep } = await client.submit([14]);
+
+    let frozenPid: number | undefined;
+    await until('N(14, 8) to start on a worker', async () => {
+      const job = await count.getJob('n14-d8');
+      if ((await job?.getState()) !== 'active') return false;
+      frozenPid = pidOfWorkerName(job?.processedBy);
+      return frozenPid !== undefined;
+    });
+    const frozen = workers.find((w) => w.pid === frozenPid) as ChildProcess;
+    // Well into the unit (about a second of window transfer), not before it started counting.
+    await sleep(300);
+    // SIGSTOP: the worker is alive but silent, so its lock lapses and the unit is re-run.
+    frozen.kill('SIGSTOP');
+    await client.waitFor(sweep.id);
+    const job = await count.getJob('n14-d8');
+    expect(job?.stalledCounter).toBe(1);
+    const firstDelivery = (await client.store.units(14, 8)).get('*');
+    expect(pidOfWorkerName(firstDelivery?.worker)).not.toBe(frozenPid);
+
+    // Thawed, it finishes its copy of the unit and stores it (its lock is gone, so BullMQ
+    // refuses its completion): the unit has now been computed twice.
+    frozen.kill('SIGCONT');
+    await until('the thawed worker to finish its copy', () =>
+      said.some((s) => s.pid === frozenPid && s.msg === 'unit counted'),
+    );
+    expect(said.filter((s) => s.msg === 'unit counted').map((s) => s.pid)).toEqual([
+      pidOfWorkerName(firstDelivery?.worker),
+      frozenPid,
+    ]);
+    const secondDelivery = (await client.store.units(14, 8)).get('*');
+    expect(pidOfWorkerName(secondDelivery?.worker)).toBe(frozenPid);
+    expect(secondDelivery?.value).toBe(firstDelivery?.value);
+    expect((await count.getJob('n14-d8'))?.returnvalue).toEqual(firstDelivery);
+
+    const N14 = Array.from({ length: 14 }, (_, d) => countPlacements(14, d).toString());
+    const [result] = await client.results([14]);
+    expect(result).toEqual({ n: 14, S: KNOWN_S[13], N: N14 });
+    expect((await client.store.record(14))?.S).toBe(KNOWN_S[13]);
+  });
+
+  it('counts a unit once when a second job for it joins the same N(n, D)', async () => {
+    const { prefix, client, count, spawn } = pipeline('twice');
+    // No worker yet, so the duplicate joins while N(12, 9) still waits for its units.
+    const { sweep } = await client.submit([12]);
+    const original = await count.getJob('n12-d9-u0');
+    expect(original).toBeDefined();
+    await count.add(JOB_NAMES.unit, original?.data, {
+      jobId: 'n12-d9-u0-again',
+      parent: { id: 'n12-d9', queue: `${prefix}:${QUEUE_NAMES.aggregate}` },
+    });
+    spawn();
+    spawn();
+    await client.waitFor(sweep.id);
+
+    const [result] = await client.results([12]);
+    expect(result?.S).toBe(KNOWN_S[11]);
+    expect(result?.N[9]).toBe(countPlacements(12, 9).toString());
+    const depth = (await client.store.depths(12)).get(9);
+    const planned = (await client.store.units(12, 9)).size;
+    expect(depth?.units).toBe(planned);
+    // Both jobs completed, with the same unit and value; the sum took it once.
+    const jobs = await Promise.all(['n12-d9-u0', 'n12-d9-u0-again'].map((id) => count.getJob(id)));
+    expect(
+      await Promise.all(jobs.map((j) => (j ? j.getState() : Promise.resolve('missing')))),
+    ).toEqual(['completed', 'completed']);
+    const [a, b] = jobs.map((j) => j?.returnvalue as UnitResult);
+    expect([b?.unit, b?.value]).toEqual([a?.unit, a?.value]);
+  });
+});
