@@ -1,0 +1,101 @@
+// A unit that fails on every attempt (WQ_TEST_FAIL_JOBS, a test-only switch of the worker):
+// after the configured attempts it is failed with its reason, the sweep shows it, the other work
+// goes on, and `wq retry` re-runs only what is missing once the cause is gone.
+import type { ChildProcess } from 'node:child_process';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PipelineClient, SweepFailedError } from '@weak-queens/producer';
+import { compileConfig, QUEUE_NAMES } from '@weak-queens/shared';
+import {
+  deletePrefix,
+  knownS,
+  pidOfWorkerName,
+  startTestRedis,
+  startWorker,
+  stopWorkers,
+  type TestRedis,
+  uniquePrefix,
+  unitRecords,
+  until,
+} from './src/index.js';
+import { runWq } from './src/wq-cli.js';
+
+const FAILING = 'n12-d9-u2';
+const REASON = `injected failure: job ${FAILING} is listed in WQ_TEST_FAIL_JOBS (test only)`;
+
+describe('when a unit fails on every attempt', () => {
+  let redis: TestRedis;
+  const prefix = uniquePrefix('failing');
+  let client: PipelineClient;
+  let count: Queue;
+  let workers: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    redis = await startTestRedis();
+    // Two tries per job, one second apart (the planner's exponential backoff).
+    client = new PipelineClient(
+      compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix, WQ_ATTEMPTS: '2' }),
+    );
+    count = new Queue(QUEUE_NAMES.count, { connection: { url: redis.url }, prefix });
+  });
+
+  afterAll(async () => {
+    await stopWorkers(workers);
+    await count?.close();
+    await client?.close();
+    await deletePrefix(redis.url, prefix);
+    await redis?.stop();
+  });
+
+  it('fails it after the attempts, finishes the rest, and wq retry completes the sweep', async () => {
+    const env = { WQ_TEST_FAIL_JOBS: FAILING };
+    workers = [0, 1].map(() => startWorker({ url: redis.url, prefix, env }));
+    const ns = [11, 12, 13];
+    const { sweep } = await client.submit(ns);
+    const id = sweep.id;
+
+    await until('n = 11 and 13 done, n = 12 failed', async () => {
+      const p = await client.progress(id);
+      return p.sizes.every((s) => s.state === (s.n === 12 ? 'failed' : 'done'));
+    });
+    const failed = await count.getJob(FAILING);
+    expect(await failed?.getState()).toBe('failed');
+    expect(failed?.attemptsMade).toBe(2);
+    expect(failed?.failedReason).toBe(REASON);
+
+    // The sweep shows it: the follower fails naming the unit and its reason, and so does status.
+    await expect(client.waitFor(id)).rejects.toBeInstanceOf(SweepFailedError);
+    await expect(client.waitFor(id)).rejects.toThrow(`n=12 cannot finish: ${FAILING}: ${REASON}`);
+    const status = await runWq(['status'], { url: redis.url, prefix });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(new RegExp(`n = 12 {2}failed .*${FAILING}: injected failure`));
+
+    // The other work went on: S(11), S(13) exact, and every other unit of n = 12 stored.
+    const progress = await client.progress(id);
+    const done = new Map(progress.sizes.filter((s) => s.S).map((s) => [s.n, s.S]));
+    expect(done).toEqual(knownS([11, 13]));
+    const twelve = progress.sizes.find((s) => s.n === 12);
+    await until('the rest of n = 12 to be stored', async () => {
+      const stored = await unitRecords(client.store, [12]);
+      return stored.size === (twelve?.units ?? 0) - 1;
+    });
+    const before = await unitRecords(client.store, [12]);
+    expect([...before.keys()]).not.toContain('12/9/2');
+
+    // The cause goes away (workers without the switch); retry adds back only the missing unit,
+    // its N(12, 9) and S(12), and computes nothing else again.
+    await stopWorkers(workers);
+    workers = [0, 1].map(() => startWorker({ url: redis.url, prefix }));
+    const retry = await runWq(['retry', id], { url: redis.url, prefix });
+    expect(retry).toEqual({ code: 0, stdout: `sweep ${id}: 3 jobs added again\n`, stderr: '' });
+    await client.waitFor(id);
+    const results = await client.results(ns);
+    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownS(ns));
+
+    const after = await unitRecords(client.store, [12]);
+    expect(after.size).toBe(before.size + 1);
+    for (const [key, record] of before) expect(after.get(key), key).toEqual(record);
+    const retried = [...after].find(([key]) => !before.has(key))?.[1];
+    expect(workers.map((w) => w.pid)).toContain(pidOfWorkerName(retried?.worker));
+  });
+});
