@@ -55,9 +55,19 @@ export class DashboardMetrics {
       registers: [register],
     });
     const registry = options.registry;
+    // The three worker gauges are collected concurrently: one heartbeat read serves a scrape.
     let workers: Awaited<ReturnType<SweepRegistry['liveWorkers']>> = [];
-    const refreshWorkers = async (): Promise<void> => {
-      workers = await registry.liveWorkers();
+    let read: { at: number; done: Promise<void> } | undefined;
+    const refreshWorkers = (): Promise<void> => {
+      if (!read || Date.now() - read.at > 500) {
+        read = {
+          at: Date.now(),
+          done: registry.liveWorkers().then((live) => {
+            workers = live;
+          }),
+        };
+      }
+      return read.done;
     };
     new Gauge({
       name: 'wq_workers_live',
@@ -73,10 +83,12 @@ export class DashboardMetrics {
       help: 'Count units each live worker finished since it started',
       labelNames: ['worker'],
       registers: [register],
-      collect() {
+      async collect() {
+        await refreshWorkers();
         this.reset();
-        for (const w of workers)
+        for (const w of workers) {
           if (w.jobsDone !== undefined) this.set({ worker: w.id }, w.jobsDone);
+        }
       },
     });
     new Gauge({
@@ -84,7 +96,8 @@ export class DashboardMetrics {
       help: 'Share of its slots time each live worker spent on units since it started',
       labelNames: ['worker'],
       registers: [register],
-      collect() {
+      async collect() {
+        await refreshWorkers();
         this.reset();
         for (const w of workers) {
           const span = (Date.parse(w.heartbeatAt ?? '') - Date.parse(w.startedAt)) * w.concurrency;

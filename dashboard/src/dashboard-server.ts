@@ -79,7 +79,7 @@ export class DashboardServer {
       res.type('text/plain').send('ok\n');
     });
     app.use(loginRouter(auth));
-    app.use(PUBLIC_ASSETS, assetRouter());
+    app.use(assetRouter(PUBLIC_ASSETS));
     app.use(auth.gate());
     app.use(csrfGuard({ originOnly: ['/queues'] }));
     app.get(['/', '/index.html'], (req, res) => {

@@ -26,9 +26,11 @@ export const LOGIN_FILE = join(packageRoot, 'public', 'login.html');
 /** Assets readable without logging in (the login page needs its stylesheet). */
 export const PUBLIC_ASSETS = ['/style.css'];
 
-export function assetRouter(): Router {
+/** Serves the assets listed (default: all of them). */
+export function assetRouter(only?: readonly string[]): Router {
   const router = Router();
   for (const [path, [file, type]] of Object.entries(ASSETS)) {
+    if (only && !only.includes(path)) continue;
     router.get(path, (_req: Request, res: Response) => {
       res.type(type).send(readFileSync(file));
     });
