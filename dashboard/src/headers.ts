@@ -38,5 +38,5 @@ export function securityHeaders(req: Request, res: Response, next: NextFunction)
 }
 
 function isAsset(path: string): boolean {
-  return /^\/(app\.js|style\.css|vendor\/[A-Za-z.]+)$/.test(path);
+  return /^\/(app\.js|style\.css|favicon\.svg|vendor\/[A-Za-z.]+)$/.test(path);
 }

@@ -44,6 +44,8 @@ interface RunningUnit {
 /** What one poll knows about the queues, by (n, D). */
 interface QueueState {
   readonly running: Map<string, RunningUnit[]>;
+  /** Ids of the count jobs active right now (heartbeats can be a few seconds old). */
+  readonly activeIds: Set<string>;
   readonly failed: Map<string, string>;
 }
 
@@ -91,7 +93,7 @@ export class SnapshotReader {
       sweeps: records.map((r) =>
         this.sweepView(r, sizes, queueState, doneAt.get(r.id), now, slots),
       ),
-      workers: workers.map(workerView),
+      workers: workers.map((w) => workerView(w, queueState.activeIds)),
       queues: counts,
     };
   }
@@ -117,10 +119,6 @@ export class SnapshotReader {
 
   async exists(id: string): Promise<boolean> {
     return (await this.redis.exists(this.registry.keys.sweep(id))) === 1;
-  }
-
-  async workers(): Promise<WorkerView[]> {
-    return (await this.registry.liveWorkers()).map(workerView);
   }
 
   private async counts(): Promise<Record<string, Record<string, number>>> {
@@ -154,7 +152,7 @@ export class SnapshotReader {
       const key = depthKeyOf(job);
       if (key && !failed.has(key)) failed.set(key, `${job.id}: ${job.failedReason}`);
     }
-    return { running, failed };
+    return { running, failed, activeIds: new Set(active.map((job) => String(job.id))) };
   }
 
   private async sizeData(ns: readonly number[]): Promise<Map<number, SizeData>> {
@@ -379,7 +377,7 @@ function depthKeyOf(job: Job): string | undefined {
   return match ? `${match[1]}:${match[2]}` : undefined;
 }
 
-function workerView(info: WorkerInfo): WorkerView {
+function workerView(info: WorkerInfo, activeIds: Set<string>): WorkerView {
   const started = Date.parse(info.startedAt);
   const seen = info.heartbeatAt === undefined ? NaN : Date.parse(info.heartbeatAt);
   const span = (seen - started) * info.concurrency;
@@ -392,7 +390,7 @@ function workerView(info: WorkerInfo): WorkerView {
     concurrency: info.concurrency,
     startedAt: info.startedAt,
     lastSeenAt: info.heartbeatAt ?? null,
-    current: info.active,
+    current: info.active.filter((id) => activeIds.has(id)),
     jobsDone: info.jobsDone ?? null,
     busyShare,
   };

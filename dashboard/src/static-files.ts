@@ -12,6 +12,7 @@ const uplotDist = dirname(createRequire(import.meta.url).resolve('uplot'));
 /** URL path → [file, content type]. */
 const ASSETS: Record<string, readonly [string, string]> = {
   '/style.css': [join(packageRoot, 'public', 'style.css'), 'text/css; charset=utf-8'],
+  '/favicon.svg': [join(packageRoot, 'public', 'favicon.svg'), 'image/svg+xml'],
   '/app.js': [
     join(packageRoot, 'dist', 'web', 'client', 'app.js'),
     'text/javascript; charset=utf-8',
@@ -23,8 +24,8 @@ const ASSETS: Record<string, readonly [string, string]> = {
 export const PAGE_FILE = join(packageRoot, 'public', 'index.html');
 export const LOGIN_FILE = join(packageRoot, 'public', 'login.html');
 
-/** Assets readable without logging in (the login page needs its stylesheet). */
-export const PUBLIC_ASSETS = ['/style.css'];
+/** Assets readable without logging in (the login page needs its stylesheet and icon). */
+export const PUBLIC_ASSETS = ['/style.css', '/favicon.svg'];
 
 /** Serves the assets listed (default: all of them). */
 export function assetRouter(only?: readonly string[]): Router {

@@ -1,0 +1,161 @@
+// The dashboard in a real browser: Debian's Chromium driven by playwright-core starts sweep 1..10
+// from the form, watches every n reach done, reads S(10) from the results table, downloads the
+// CSV and saves a screenshot to test/screenshots/ (git-ignored).
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dashboardUrl, exitOf, spawnDashboardProcess } from '@weak-queens/producer';
+import {
+  deletePrefix,
+  startTestRedis,
+  startWorker,
+  stopWorkers,
+  type TestRedis,
+  uniquePrefix,
+} from './src/index.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), 'screenshots');
+const S = [
+  '1',
+  '4',
+  '29',
+  '276',
+  '3347',
+  '49602',
+  '873477',
+  '17766990',
+  '409828485',
+  '10570235486',
+];
+
+describe('when a person uses the dashboard in Chromium', () => {
+  let redis: TestRedis;
+  let prefix: string;
+  let workers: ChildProcess[] = [];
+  let dashboard: ChildProcess | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  let url: string;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
+    }
+    redis = await startTestRedis();
+    prefix = uniquePrefix('browser');
+    workers = [0, 1].map(() => startWorker({ url: redis.url, prefix }));
+    dashboard = spawnDashboardProcess({
+      args: ['--port', '0'],
+      env: { ...process.env, REDIS_URL: redis.url, WQ_PREFIX: prefix, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    url = await dashboardUrl(dashboard);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    const context = await browser.newContext({
+      acceptDownloads: true,
+      viewport: { width: 1360, height: 900 },
+    });
+    page = await context.newPage();
+    // Any script error or CSP violation on the page fails the test.
+    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    page.on('console', (msg) => {
+      // The one 400 is the bad n-spec this test sends on purpose.
+      if (msg.type() === 'error' && !/status of 400/.test(msg.text())) {
+        problems.push(`console: ${msg.text()}`);
+      }
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (dashboard && dashboard.exitCode === null) dashboard.kill('SIGTERM');
+    if (dashboard) expect(await exitOf(dashboard)).toBe(0);
+    await stopWorkers(workers);
+    if (redis) await deletePrefix(redis.url, prefix);
+    await redis?.stop();
+  });
+
+  it('starts sweep 1..10 from the form and shows the exact results', async () => {
+    await page.goto(url);
+    await page.locator('#connection', { hasText: 'live' }).waitFor();
+
+    // A bad n-spec is refused by the server, with the reason next to the field.
+    await page.fill('#ns', '1-99');
+    await page.click('#start');
+    const error = page.locator('#ns-error');
+    await error.waitFor({ state: 'visible' });
+    expect(await error.textContent()).toBe(
+      'Expected sizes from 1 to 32 as "14", "4-12" or "4,6,10-12".',
+    );
+    expect(await page.getAttribute('#ns', 'aria-invalid')).toBe('true');
+
+    await page.fill('#ns', '1-10');
+    await page.click('#start');
+    await page.locator('#form-message', { hasText: /^Sweep s-\S+ started/ }).waitFor();
+    expect(await error.isHidden()).toBe(true);
+
+    // Every n reaches done, each with its progress bar full.
+    const sweep = page.locator('article.sweep').first();
+    for (let n = 1; n <= 10; n++) {
+      await sweep.locator(`details.size[data-n="${n}"][data-status="done"]`).waitFor({
+        timeout: 90_000,
+      });
+    }
+    await sweep.locator('.sweep-head .pill-done').waitFor();
+    expect(await sweep.getAttribute('data-status')).toBe('done');
+    const spans = await sweep.locator('details.size > summary .bar > span').all();
+    const bars = await Promise.all(spans.map((span) => span.getAttribute('style')));
+    expect(bars).toEqual(Array(10).fill('width: 100%;'));
+
+    // The results table holds the exact S(n).
+    const s10 = page.locator('#results tr[data-n="10"] td.S');
+    await expect.poll(() => s10.textContent(), { timeout: 15_000 }).toBe('10570235486');
+    const all = await page.locator('#results tbody td.S').allTextContents();
+    expect(all).toEqual(S);
+
+    // The chart has one line per n.
+    const legend = await page.locator('#chart .u-legend .u-series').count();
+    expect(legend).toBe(11); // the D column and n = 1..10
+  });
+
+  it('downloads the results as CSV', async () => {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('#download-csv'),
+    ]);
+    expect(download.suggestedFilename()).toBe('weak-queens-results.csv');
+    const csv = readFileSync(await download.path(), 'utf8');
+    const lines = csv.trimEnd().split('\n');
+    expect(lines[0]).toBe('n,D,value');
+    // One row per (n, D) and one S row per n.
+    expect(lines).toHaveLength(1 + (10 * 11) / 2 + 10);
+    expect(lines.filter((l) => /^\d+,S,/.test(l))).toEqual(S.map((s, i) => `${i + 1},S,${s}`));
+    expect(lines).toContain('4,0,256');
+    expect(lines).toContain('10,9,724');
+  });
+
+  it('saves a screenshot of the finished sweep', async () => {
+    await page.locator('article.sweep details.size[data-n="10"] > summary').click();
+    await page.locator('article.sweep details.size[data-n="10"] table.depths').waitFor();
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const file = join(SCREENSHOTS, 'dashboard.png');
+    await page.screenshot({ path: file, fullPage: true });
+    expect(readFileSync(file).subarray(1, 4).toString()).toBe('PNG');
+    expect(problems).toEqual([]);
+  });
+});
