@@ -9,13 +9,16 @@ import {
   type Logger,
   parseChildResult,
   parseDepthJobData,
+  parseSumChild,
   parseSumJobData,
   parseUnitResult,
   type ResultStore,
   type SumResult,
   type UnitResult,
+  type VerifiedResult,
 } from '@weak-queens/shared';
 import { asJobFailure } from './failures.js';
+import { describeMismatch, disagreements } from './verification.js';
 
 export interface AggregateProcessorDeps {
   readonly store: ResultStore;
@@ -23,7 +26,7 @@ export interface AggregateProcessorDeps {
 }
 
 export function createAggregateProcessor(deps: AggregateProcessorDeps) {
-  return async (job: Job): Promise<DepthResult | SumResult> => {
+  return async (job: Job): Promise<DepthResult | VerifiedResult | SumResult> => {
     try {
       if (job.name === JOB_NAMES.depth) return await sumUnits(job, deps);
       if (job.name === JOB_NAMES.sum) return await sumDepths(job, deps);
@@ -37,10 +40,24 @@ export function createAggregateProcessor(deps: AggregateProcessorDeps) {
   };
 }
 
-async function sumUnits(job: Job, { store, logger }: AggregateProcessorDeps): Promise<DepthResult> {
+async function sumUnits(
+  job: Job,
+  { store, logger }: AggregateProcessorDeps,
+): Promise<DepthResult | VerifiedResult> {
   const data = parseDepthJobData(job.data);
   const found = new Map<string, UnitResult>();
+  let first: DepthResult | undefined;
   for (const value of Object.values(await job.getChildrenValues())) {
+    // A second count's one other child is the first count of the same (n, D).
+    if (data.role === 'check' && !isCheckUnit(value)) {
+      first = parseChildResult(value);
+      if (first.n !== data.n || first.depth !== data.depth) {
+        throw inconsistent(
+          `a count of (n=${first.n}, D=${first.depth}) under (n=${data.n}, D=${data.depth})`,
+        );
+      }
+      continue;
+    }
     const unit = parseUnitResult(value);
     if (unit.n !== data.n || unit.depth !== data.depth) {
       throw inconsistent(
@@ -64,7 +81,7 @@ async function sumUnits(job: Job, { store, logger }: AggregateProcessorDeps): Pr
     if (!expected.has(key)) throw inconsistent(`unit ${key} is not in the plan of this (n, D)`);
   }
   if (found.size < expected.size) {
-    const stored = await store.units(data.n, data.depth);
+    const stored = await store.units(data.n, data.depth, data.role);
     for (const key of expected) {
       const unit = stored.get(key);
       if (!found.has(key) && unit) found.set(key, unit);
@@ -96,26 +113,48 @@ async function sumUnits(job: Job, { store, logger }: AggregateProcessorDeps): Pr
     seconds,
     workers: [...workers].sort(),
     ...(estimateSeconds === undefined ? {} : { estimateSeconds }),
+    ...(data.role ? { role: data.role } : {}),
   };
   await store.putDepth(result);
-  logger.info({ n: data.n, depth: data.depth, units: found.size }, 'N(n, D) summed');
-  return result;
+  logger.info(
+    { n: data.n, depth: data.depth, units: found.size, role: data.role },
+    'N(n, D) summed',
+  );
+  if (data.role !== 'check') return result;
+  first ??= (await store.depths(data.n)).get(data.depth);
+  if (!first) throw inconsistent(`the first count of N(${data.n}, ${data.depth}) has no value`);
+  return { kind: 'verified', n: data.n, depth: data.depth, primary: first, check: result };
+}
+
+function isCheckUnit(value: unknown): boolean {
+  const f = value as { kind?: unknown; role?: unknown } | null;
+  return typeof f === 'object' && f !== null && f.kind === 'unit' && f.role === 'check';
 }
 
 async function sumDepths(job: Job, { store, logger }: AggregateProcessorDeps): Promise<SumResult> {
   const data = parseSumJobData(job.data);
   const n = data.n;
   const found = new Map<number, DepthResult>();
+  const checks = new Map<number, DepthResult>();
   for (const value of Object.values(await job.getChildrenValues())) {
-    const depth = parseChildResult(value);
+    const { primary: depth, check } = parseSumChild(value);
     if (depth.n !== n || depth.depth > n - 1) {
       throw inconsistent(`a value of (n=${depth.n}, D=${depth.depth}) under S(${n})`);
     }
     if (found.has(depth.depth)) throw inconsistent(`D=${depth.depth} reported twice`);
     found.set(depth.depth, depth);
+    if (check) checks.set(check.depth, check);
   }
   if (found.size < n) {
     for (const [d, depth] of await store.depths(n)) if (!found.has(d)) found.set(d, depth);
+  }
+  if (data.verify && checks.size < n) {
+    for (const [d, check] of await store.depths(n, 'check'))
+      if (!checks.has(d)) checks.set(d, check);
+    const unchecked = Array.from({ length: n }, (_, d) => d).filter((d) => !checks.has(d));
+    if (unchecked.length) {
+      throw inconsistent(`D = ${unchecked.join(', ')} of n=${n} have no second count`);
+    }
   }
   const depths: DepthResult[] = [];
   const missing: number[] = [];
@@ -126,6 +165,22 @@ async function sumDepths(job: Job, { store, logger }: AggregateProcessorDeps): P
   }
   if (missing.length) throw inconsistent(`D = ${missing.join(', ')} of n=${n} have no value`);
 
+  // Published only when both counts agree and every known reference matches; otherwise the n
+  // fails with both values (kept in the store), and the counts in question are forgotten so
+  // that `wq retry` counts them again.
+  const wrong = disagreements(depths, data.verify ? checks : undefined);
+  if (wrong.length) {
+    await store.putMismatch({
+      n,
+      sweepId: data.sweepId,
+      at: new Date().toISOString(),
+      depths: wrong,
+    });
+    const message = `S(${n}) not published: ${wrong.map((m) => describeMismatch(n, m)).join('; ')}`;
+    logger.error({ n, mismatches: wrong }, message);
+    throw new UnrecoverableError(message);
+  }
+
   const S = depths.reduce((sum, d) => sum + BigInt(d.value), 0n).toString();
   const record: CompletionRecord = {
     n,
@@ -135,6 +190,7 @@ async function sumDepths(job: Job, { store, logger }: AggregateProcessorDeps): P
     cpuSeconds: depths.reduce((sum, d) => sum + d.seconds, 0),
     depths,
     workers: [...new Set(depths.flatMap((d) => d.workers))].sort(),
+    ...(data.verify ? { checks: depths.map((d) => checks.get(d.depth) ?? d) } : {}),
   };
   await store.putSum(record);
   logger.info({ n, S }, 'S(n) complete');

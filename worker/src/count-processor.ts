@@ -1,6 +1,6 @@
 // The `count` queue's processor: validates the unit, skips it when the result store already
 // has it, runs the kernel on a pool thread, stores the result and returns it.
-import { type Job, WaitingError } from 'bullmq';
+import { DelayedError, type Job, UnrecoverableError, WaitingError } from 'bullmq';
 import {
   type DepthResult,
   estimateCost,
@@ -9,11 +9,14 @@ import {
   type ResultStore,
   type UnitResult,
   unitKey,
+  type VerifiedResult,
+  type WorkerInfo,
   type WorkUnit,
 } from '@weak-queens/shared';
 import { asJobFailure } from './failures.js';
 import { HandBackError } from './hand-back-error.js';
 import type { KernelPool } from './kernel-pool.js';
+import { DEFER_MS, firstCount, isBetterElsewhere, MAX_DEFERRALS } from './verification.js';
 
 export interface CountProcessorDeps {
   readonly store: ResultStore;
@@ -24,13 +27,17 @@ export interface CountProcessorDeps {
   readonly progressIntervalMs: number;
   /** Largest estimated memory of a unit this worker runs as planned (WQ_MAX_UNIT_BYTES). */
   readonly maxUnitBytes: number;
+  /** The workers with a recent heartbeat (a second count avoids the first count's worker). */
+  readonly liveWorkers: () => Promise<readonly WorkerInfo[]>;
   /** TEST ONLY (WQ_TEST_FAIL_JOBS): job ids failed on every attempt with a retryable error. */
   readonly failJobs?: readonly string[];
 }
 
 export function createCountProcessor(deps: CountProcessorDeps) {
   const { store, pool, workerId, logger } = deps;
-  return async (job: Job, token?: string): Promise<UnitResult> => {
+  // Per job id: how often this worker has put a second count back for another worker.
+  const deferrals = new Map<string, number>();
+  return async (job: Job, token?: string): Promise<UnitResult | VerifiedResult> => {
     const log = logger.child({ job: job.id });
     let data;
     try {
@@ -40,12 +47,47 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       throw asJobFailure(err);
     }
     const key = unitKey(data.prefix);
-    const stored = (await store.units(data.n, data.depth)).get(key);
+    const check = data.role === 'check';
+    // The second count of a verified (n, D) as one unit runs after the first (its child).
+    const first =
+      check && data.whole ? await firstCount(job, data.n, data.depth, store) : undefined;
+    if (check && data.whole && !first) {
+      throw new UnrecoverableError(
+        `children: the first count of N(${data.n}, ${data.depth}) has no value`,
+      );
+    }
+    const answer = (result: UnitResult): UnitResult | VerifiedResult =>
+      first
+        ? {
+            kind: 'verified',
+            n: data.n,
+            depth: data.depth,
+            primary: first,
+            check: wholeDepth(result),
+          }
+        : result;
+    const stored = (await store.units(data.n, data.depth, data.role)).get(key);
     if (stored) {
       log.info({ n: data.n, depth: data.depth, unit: key }, 'unit already in the result store');
       // A worker killed between the two writes below left the unit without its N(n, D).
       if (data.whole) await store.putDepth(wholeDepth(stored));
-      return stored;
+      return answer(stored);
+    }
+    if (check && token) {
+      // Another worker should count it when this one counted the first (where there is one).
+      const firstWorkers =
+        first?.workers ??
+        [...(await store.units(data.n, data.depth)).values()].map((u) => u.worker);
+      const deferred = deferrals.get(String(job.id)) ?? 0;
+      if (
+        deferred < MAX_DEFERRALS &&
+        isBetterElsewhere(workerId, firstWorkers, await deps.liveWorkers())
+      ) {
+        deferrals.set(String(job.id), deferred + 1);
+        await job.moveToDelayed(Date.now() + DEFER_MS, token);
+        throw new DelayedError();
+      }
+      deferrals.delete(String(job.id));
     }
     if (deps.failJobs?.includes(String(job.id))) {
       log.warn(
@@ -109,6 +151,7 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       seconds: (performance.now() - started) / 1000,
       worker: workerId,
       estimateSeconds: data.estimateSeconds,
+      ...(check ? { role: 'check' as const } : {}),
       // Only a unit run as planned says something about the planned algorithm's model.
       ...(data.modelSeconds === undefined || algorithm !== data.algorithm
         ? {}
@@ -117,8 +160,11 @@ export function createCountProcessor(deps: CountProcessorDeps) {
     await store.putUnit(result);
     if (data.whole) await store.putDepth(wholeDepth(result));
     await job.updateProgress(100);
-    log.info({ n: data.n, depth: data.depth, unit: key, seconds: result.seconds }, 'unit counted');
-    return result;
+    log.info(
+      { n: data.n, depth: data.depth, unit: key, role: data.role, seconds: result.seconds },
+      'unit counted',
+    );
+    return answer(result);
   };
 }
 
@@ -134,5 +180,6 @@ function wholeDepth(unit: UnitResult): DepthResult {
     seconds: unit.seconds,
     workers: [unit.worker],
     ...(unit.estimateSeconds === undefined ? {} : { estimateSeconds: unit.estimateSeconds }),
+    ...(unit.role === undefined ? {} : { role: unit.role }),
   };
 }

@@ -63,6 +63,7 @@ export class WorkerService {
         progressIntervalMs: this.options.progressIntervalMs,
         failJobs: config.testFailJobs,
         maxUnitBytes: config.maxUnitBytes,
+        liveWorkers: () => this.registry.liveWorkers(),
       }),
       { ...common, ...stalls, concurrency },
     );

@@ -14,6 +14,7 @@ export { SweepFailedError } from './sweep-failed-error.js';
 export { resultsCsv, resultsJsonLine } from './format.js';
 export {
   cheapestAlgorithm,
+  planCheck,
   planDepth,
   planSize,
   type PlannedDepth,

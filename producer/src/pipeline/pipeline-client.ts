@@ -126,7 +126,7 @@ export class PipelineClient {
   /** Enqueues every n that is neither stored nor already queued; returns what it did. */
   async submit(
     ns: readonly number[],
-    options: { targetSeconds?: number; sweepId?: string } = {},
+    options: { targetSeconds?: number; sweepId?: string; verify?: boolean } = {},
   ): Promise<SweepSubmission> {
     await this.ping();
     const targetSeconds = options.targetSeconds ?? this.config.targetSeconds;
@@ -144,6 +144,7 @@ export class PipelineClient {
         attempts: this.config.attempts,
         maxUnitBytes: this.config.maxUnitBytes,
         calibration,
+        verify: options.verify ?? false,
       });
       units[n] = planned.units;
       estimates[n] = planned.estimateSeconds;
@@ -174,6 +175,7 @@ export class PipelineClient {
       targetSeconds,
       units,
       estimates,
+      ...(options.verify ? { verify: true } : {}),
     };
     await this.registry.save(sweep);
     return { sweep, added, sizes };
@@ -194,7 +196,10 @@ export class PipelineClient {
         continue;
       }
       let stored = 0;
-      for (let d = 0; d < n; d++) stored += await this.store.unitCount(n, d);
+      for (let d = 0; d < n; d++) {
+        stored += await this.store.unitCount(n, d);
+        if (sweep.verify) stored += await this.store.unitCount(n, d, 'check');
+      }
       const unitsDone = Math.min(stored, units);
       const job = await this.queues.aggregate.getJob(sumJobId(n));
       const state = job ? await job.getState() : 'unknown';
@@ -351,7 +356,11 @@ export class PipelineClient {
         `a sweep whose n = ${left.join(', ')} are not running`,
       );
     }
-    return this.submit(sweep.ns, { targetSeconds: sweep.targetSeconds, sweepId });
+    return this.submit(sweep.ns, {
+      targetSeconds: sweep.targetSeconds,
+      sweepId,
+      ...(sweep.verify ? { verify: true } : {}),
+    });
   }
 
   private async removeSizes(

@@ -5,7 +5,10 @@
 import type { FlowJob, FlowJobNode, JobsOptions } from 'bullmq';
 import {
   type Algorithm,
+  ALGORITHMS,
   type Calibration,
+  checkJobId,
+  checkUnitJobId,
   calibrationRatio,
   depthJobId,
   type DepthJobData,
@@ -31,6 +34,8 @@ export interface SweepPlanOptions {
   readonly maxUnitBytes: number;
   /** Measured/estimated ratios per algorithm; none means the kernel's estimates as they are. */
   readonly calibration?: Calibration;
+  /** Count every (n, D) a second time with another algorithm (`wq sweep --verify`). */
+  readonly verify?: boolean;
 }
 
 export interface PlannedSize {
@@ -58,6 +63,8 @@ export interface PlannedDepth {
   readonly depth: number;
   readonly algorithm: Algorithm;
   readonly units: readonly PlannedUnit[];
+  /** `check`: the second count of a verified sweep. */
+  readonly role?: 'check';
 }
 
 /** The algorithms `auto` chooses from; the seed's sorted merge is the reference, never faster. */
@@ -114,8 +121,11 @@ export async function planSize(
   options: SweepPlanOptions,
 ): Promise<PlannedSize> {
   const plans = Array.from({ length: n }, (_, depth) => planDepth(n, depth, options));
-  const units = plans.reduce((t, p) => t + p.units.length, 0);
-  const estimateSeconds = plans.reduce(
+  const everything = options.verify
+    ? [...plans, ...plans.map((p) => planCheck(n, p.depth, p.algorithm, options))]
+    : plans;
+  const units = everything.reduce((t, p) => t + p.units.length, 0);
+  const estimateSeconds = everything.reduce(
     (t, p) => t + p.units.reduce((s, u) => s + u.estimateSeconds, 0),
     0,
   );
@@ -128,50 +138,36 @@ export async function planSize(
     failParentOnFailure: true,
   };
   const storedDepths = await store.depths(n);
+  const storedChecks = options.verify ? await store.depths(n, 'check') : new Map();
   const children: FlowJobNode[] = [];
   let jobs = 1;
   for (const plan of plans) {
     const { depth } = plan;
-    if (storedDepths.has(depth)) continue;
-    const only = plan.units[0];
-    if (plan.units.length === 1 && only) {
-      children.push({
-        name: JOB_NAMES.unit,
-        queueName: QUEUE_NAMES.count,
-        data: unitData(only, options.sweepId, true),
-        opts: { ...retry, priority: only.priority, jobId: depthJobId(n, depth) },
-      });
-      jobs += 1;
+    const primary = storedDepths.has(depth)
+      ? undefined
+      : await countNode(plan, store, retry, options.sweepId);
+    if (primary) jobs += primary.jobs;
+    if (!options.verify || storedChecks.has(depth)) {
+      if (primary) children.push(primary.node);
       continue;
     }
-    const stored = await store.units(n, depth);
-    const unitJobs: FlowJobNode[] = [];
-    plan.units.forEach((planned, index) => {
-      if (stored.has(unitKey(planned.unit.prefix))) return;
-      unitJobs.push({
-        name: JOB_NAMES.unit,
-        queueName: QUEUE_NAMES.count,
-        data: unitData(planned, options.sweepId, false),
-        opts: { ...retry, priority: planned.priority, jobId: unitJobId(n, depth, index) },
-      });
-    });
-    const depthData: DepthJobData = {
-      sweepId: options.sweepId,
-      n,
-      depth,
-      algorithm: plan.algorithm,
-      unitKeys: plan.units.map((u) => unitKey(u.unit.prefix)),
-    };
-    children.push({
-      name: JOB_NAMES.depth,
-      queueName: QUEUE_NAMES.aggregate,
-      data: depthData,
-      opts: { ...retry, jobId: depthJobId(n, depth) },
-      ...(unitJobs.length ? { children: unitJobs } : {}),
-    });
-    jobs += 1 + unitJobs.length;
+    // The second count runs after the first (it is the first's parent), so it knows who
+    // counted the first and can go to another worker.
+    const check = await countNode(
+      planCheck(n, depth, plan.algorithm, options),
+      store,
+      retry,
+      options.sweepId,
+      primary?.node,
+    );
+    children.push(check.node);
+    jobs += check.jobs;
   }
-  const sumData: SumJobData = { sweepId: options.sweepId, n };
+  const sumData: SumJobData = {
+    sweepId: options.sweepId,
+    n,
+    ...(options.verify ? { verify: true } : {}),
+  };
   const flow: FlowJob = {
     name: JOB_NAMES.sum,
     queueName: QUEUE_NAMES.aggregate,
@@ -182,7 +178,93 @@ export async function planSize(
   return { n, flow, units, jobs, estimateSeconds };
 }
 
-function unitData(planned: PlannedUnit, sweepId: string, whole: boolean): UnitJobData {
+/**
+ * The second count of a verified (n, D): the cheapest algorithm other than the first's that
+ * fits the memory cap. Only when none fits (large D of large n, where only the DFS does) is it
+ * the same algorithm again, on another worker.
+ */
+export function planCheck(
+  n: number,
+  depth: number,
+  primary: Algorithm,
+  options: Pick<SweepPlanOptions, 'targetSeconds' | 'maxUnitBytes' | 'calibration'>,
+): PlannedDepth {
+  const others = ALGORITHMS.filter((a) => a !== primary);
+  const algorithm = cheapestAlgorithm(n, depth, others, options) ?? primary;
+  return { ...planDepth(n, depth, options, algorithm), role: 'check' };
+}
+
+/**
+ * The jobs of one count of an (n, D): its one unit in `count`, or a `depth` sum in `aggregate`
+ * over its units (those already stored left out). `under` becomes a child as well: for a second
+ * count, the first one.
+ */
+async function countNode(
+  plan: PlannedDepth,
+  store: ResultStore,
+  retry: JobsOptions,
+  sweepId: string,
+  under?: FlowJobNode,
+): Promise<{ node: FlowJobNode; jobs: number }> {
+  const { n, depth, role } = plan;
+  const check = role === 'check';
+  const id = check ? checkJobId(n, depth) : depthJobId(n, depth);
+  const below = under ? [under] : [];
+  const only = plan.units[0];
+  if (plan.units.length === 1 && only) {
+    return {
+      node: {
+        name: JOB_NAMES.unit,
+        queueName: QUEUE_NAMES.count,
+        data: unitData(only, sweepId, true, role),
+        opts: { ...retry, priority: only.priority, jobId: id },
+        ...(below.length ? { children: below } : {}),
+      },
+      jobs: 1,
+    };
+  }
+  const stored = await store.units(n, depth, role ?? 'primary');
+  const unitJobs: FlowJobNode[] = [];
+  plan.units.forEach((planned, index) => {
+    if (stored.has(unitKey(planned.unit.prefix))) return;
+    unitJobs.push({
+      name: JOB_NAMES.unit,
+      queueName: QUEUE_NAMES.count,
+      data: unitData(planned, sweepId, false, role),
+      opts: {
+        ...retry,
+        priority: planned.priority,
+        jobId: check ? checkUnitJobId(n, depth, index) : unitJobId(n, depth, index),
+      },
+    });
+  });
+  const data: DepthJobData = {
+    sweepId,
+    n,
+    depth,
+    algorithm: plan.algorithm,
+    unitKeys: plan.units.map((u) => unitKey(u.unit.prefix)),
+    ...(role ? { role } : {}),
+  };
+  const nodes = [...unitJobs, ...below];
+  return {
+    node: {
+      name: JOB_NAMES.depth,
+      queueName: QUEUE_NAMES.aggregate,
+      data,
+      opts: { ...retry, jobId: id },
+      ...(nodes.length ? { children: nodes } : {}),
+    },
+    jobs: 1 + unitJobs.length,
+  };
+}
+
+function unitData(
+  planned: PlannedUnit,
+  sweepId: string,
+  whole: boolean,
+  role?: 'check',
+): UnitJobData {
   const { unit } = planned;
   return {
     sweepId,
@@ -194,5 +276,6 @@ function unitData(planned: PlannedUnit, sweepId: string, whole: boolean): UnitJo
     estimateSeconds: planned.estimateSeconds,
     modelSeconds: unit.estimate.seconds,
     whole,
+    ...(role ? { role } : {}),
   };
 }

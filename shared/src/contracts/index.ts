@@ -3,7 +3,7 @@ export * from './queues.js';
 export * from './job-payloads.js';
 export * from './job-results.js';
 export * from './store-keys.js';
-export { ResultStore } from './result-store.js';
+export { ResultStore, type Role } from './result-store.js';
 export {
   SweepRegistry,
   type SweepRecord,
@@ -12,5 +12,6 @@ export {
 } from './sweep-registry.js';
 export * from './config.js';
 export * from './calibration.js';
+export * from './references.js';
 export { redisOptions, createRedis, type ConnectionRole } from './connection.js';
 export { createLogger, type Logger, type LoggerOptions } from './logger.js';

@@ -18,6 +18,8 @@ export interface UnitJobData {
   readonly modelSeconds?: number;
   /** True when this unit is all of N(n, D) (the (n, D) was not split). */
   readonly whole: boolean;
+  /** `check`: part of the second count of a verified sweep (stored apart from the first). */
+  readonly role?: 'check';
 }
 
 /** A `depth` job: N(n, D) as the sum of the units listed (by unit key), each exactly once. */
@@ -27,12 +29,16 @@ export interface DepthJobData {
   readonly depth: number;
   readonly algorithm: Algorithm;
   readonly unitKeys: readonly string[];
+  /** `check`: the second count of a verified sweep; its other child is the first count. */
+  readonly role?: 'check';
 }
 
 /** A `sum` job: S(n) over every D in 0..n−1. */
 export interface SumJobData {
   readonly sweepId: string;
   readonly n: number;
+  /** Every D comes as a first count and a second one by another algorithm; both must agree. */
+  readonly verify?: boolean;
 }
 
 type Fields = Record<string, unknown>;
@@ -58,6 +64,13 @@ function sweepId(fields: Fields, what: string): string {
     throw new InvalidInputError(`${what}.sweepId`, value, 'a sweep id such as "s-lx3k2a"');
   }
   return value;
+}
+
+function role(fields: Fields, what: string): { role?: 'check' } {
+  const value = fields.role;
+  if (value === undefined) return {};
+  if (value !== 'check') throw new InvalidInputError(`${what}.role`, value, '"check" or absent');
+  return { role: value };
 }
 
 /** Sweep ids name Redis keys and appear in job data: letters, digits, '-' and '_' only. */
@@ -129,6 +142,7 @@ export function parseUnitJobData(data: unknown): UnitJobData {
     estimateSeconds,
     ...(modelSeconds === undefined ? {} : { modelSeconds }),
     whole,
+    ...role(fields, what),
   };
 }
 
@@ -151,6 +165,7 @@ export function parseDepthJobData(data: unknown): DepthJobData {
     depth,
     algorithm: algorithm(fields, what),
     unitKeys: keys as string[],
+    ...role(fields, what),
   };
 }
 
@@ -164,5 +179,9 @@ export function parseSumJobData(data: unknown): SumJobData {
     if (err instanceof InvalidInputError) throw new InvalidInputError(`${what}.n`, n, err.allowed);
     throw err;
   }
-  return { sweepId: sweepId(fields, what), n };
+  const verify = fields.verify;
+  if (verify !== undefined && typeof verify !== 'boolean') {
+    throw new InvalidInputError(`${what}.verify`, verify, 'true, false or absent');
+  }
+  return { sweepId: sweepId(fields, what), n, ...(verify ? { verify } : {}) };
 }

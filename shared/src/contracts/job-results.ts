@@ -17,6 +17,8 @@ export interface UnitResult {
   readonly estimateSeconds?: number;
   /** The kernel's own estimate before calibration; calibrates the next plans. */
   readonly modelSeconds?: number;
+  /** `check`: a unit of the second count of a verified sweep. */
+  readonly role?: 'check';
 }
 
 /** What a `depth` job returns (and what the result store keeps per (n, D)). */
@@ -32,6 +34,38 @@ export interface DepthResult {
   readonly workers: readonly string[];
   /** The planner's expected seconds summed over the units, when every unit carried one. */
   readonly estimateSeconds?: number;
+  /** `check`: the second count of a verified sweep. */
+  readonly role?: 'check';
+}
+
+/** What the second count of a verified (n, D) returns: both counts, for the sum to compare. */
+export interface VerifiedResult {
+  readonly kind: 'verified';
+  readonly n: number;
+  readonly depth: number;
+  readonly primary: DepthResult;
+  readonly check: DepthResult;
+}
+
+/** Why S(n) was not published: counts that disagree, with every value. */
+export interface Mismatch {
+  readonly n: number;
+  readonly sweepId: string;
+  readonly at: string;
+  readonly depths: readonly DepthMismatch[];
+}
+
+export interface DepthMismatch {
+  readonly depth: number;
+  /** The first count. */
+  readonly value: string;
+  readonly algorithm: Algorithm;
+  readonly workers: readonly string[];
+  /** The value it was checked against: a second count or a published reference. */
+  readonly expected: string;
+  /** The second count's algorithm, or the reference (`n^n`, `OEIS A000170`). */
+  readonly expectedFrom: string;
+  readonly expectedWorkers?: readonly string[];
 }
 
 /** What a `sum` job returns: S(n) and N(n, D) indexed by D. */
@@ -52,6 +86,8 @@ export interface CompletionRecord {
   readonly cpuSeconds: number;
   readonly depths: readonly DepthResult[];
   readonly workers: readonly string[];
+  /** Verified sweeps: the second count of every D, in the order of `depths`. */
+  readonly checks?: readonly DepthResult[];
 }
 
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
@@ -113,7 +149,13 @@ export function parseUnitResult(value: unknown): UnitResult {
     worker: check<string>(typeof f.worker === 'string', what, 'worker', f.worker, 'a worker id'),
     ...optionalSeconds(f, what, 'estimateSeconds'),
     ...optionalSeconds(f, what, 'modelSeconds'),
+    ...optionalRole(f, what),
   };
+}
+
+function optionalRole(f: Fields, what: string): { role?: 'check' } {
+  if (f.role === undefined) return {};
+  return { role: check<'check'>(f.role === 'check', what, 'role', f.role, '"check" or absent') };
 }
 
 /** `{ [name]: seconds }` when the field is present (older records lack it), else `{}`. */
@@ -150,6 +192,7 @@ export function parseDepthResult(value: unknown): DepthResult {
       'a list of worker ids',
     ),
     ...optionalSeconds(f, what, 'estimateSeconds'),
+    ...optionalRole(f, what),
   };
 }
 
@@ -168,7 +211,24 @@ export function parseChildResult(value: unknown): DepthResult {
       seconds: unit.seconds,
       workers: [unit.worker],
       ...(unit.estimateSeconds === undefined ? {} : { estimateSeconds: unit.estimateSeconds }),
+      ...(unit.role === undefined ? {} : { role: unit.role }),
     };
   }
   return parseDepthResult(value);
+}
+
+/** A child of a `sum` job: one count of an (n, D), or both counts of a verified one. */
+export function parseSumChild(value: unknown): { primary: DepthResult; check?: DepthResult } {
+  const f = fieldsOf(value, 'child result');
+  if (f.kind !== 'verified') return { primary: parseChildResult(value) };
+  const primary = parseChildResult(f.primary);
+  const second = parseChildResult(f.check);
+  if (primary.n !== second.n || primary.depth !== second.depth || second.role !== 'check') {
+    throw new InvalidInputError(
+      'child result.check',
+      f.check,
+      'the second count of the same (n, D)',
+    );
+  }
+  return { primary, check: second };
 }

@@ -28,3 +28,13 @@ export function unitJobId(n: number, depth: number, index: number): string {
 export function unitKey(prefix: readonly number[]): string {
   return prefix.length === 0 ? '*' : prefix.join('.');
 }
+
+/** The second count of an (n, D) in a verified sweep: `n14-d9-v` (a unit, or the sum of its units). */
+export function checkJobId(n: number, depth: number): string {
+  return `n${n}-d${depth}-v`;
+}
+
+/** One unit of a split second count: `n14-d9-v-u3`. */
+export function checkUnitJobId(n: number, depth: number, index: number): string {
+  return `n${n}-d${depth}-v-u${index}`;
+}

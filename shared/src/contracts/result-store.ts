@@ -5,6 +5,7 @@ import {
   type CompletionRecord,
   type DepthResult,
   isDecimal,
+  type Mismatch,
   parseDepthResult,
   parseUnitResult,
   type UnitResult,
@@ -15,6 +16,9 @@ import {
   CALIBRATION_MIN_MODEL_SECONDS,
   calibrationFromFields,
 } from './calibration.js';
+
+/** Which count of an (n, D): the first, or the second of a verified sweep. */
+export type Role = 'primary' | 'check';
 
 /** KEYS: units hash, calibration hash. ARGV: unit key, result JSON, algorithm or '', model s, actual s. */
 const PUT_UNIT = `
@@ -40,12 +44,16 @@ export class ResultStore {
    * also go into the calibration sums (one script, so a unit delivered twice counts once).
    */
   async putUnit(result: UnitResult): Promise<void> {
+    const units =
+      result.role === 'check'
+        ? this.keys.checkUnits(result.n, result.depth)
+        : this.keys.units(result.n, result.depth);
     const calibrates =
       result.modelSeconds !== undefined && result.modelSeconds >= CALIBRATION_MIN_MODEL_SECONDS;
     await this.redis.eval(
       PUT_UNIT,
       2,
-      this.keys.units(result.n, result.depth),
+      units,
       this.keys.calibration,
       result.unit,
       JSON.stringify(result),
@@ -60,8 +68,34 @@ export class ResultStore {
     return calibrationFromFields(await this.redis.hgetall(this.keys.calibration));
   }
 
+  /** N(n, D) (or, with role `check`, its second count). */
   async putDepth(result: DepthResult): Promise<void> {
-    await this.redis.hset(this.keys.depths(result.n), String(result.depth), JSON.stringify(result));
+    const key =
+      result.role === 'check' ? this.keys.checkDepths(result.n) : this.keys.depths(result.n);
+    await this.redis.hset(key, String(result.depth), JSON.stringify(result));
+  }
+
+  /**
+   * Records why S(n) was not published and forgets the counts in question (both of them), so a
+   * retry counts them again instead of finding them stored.
+   */
+  async putMismatch(mismatch: Mismatch): Promise<void> {
+    const { n } = mismatch;
+    const forget = this.redis
+      .multi()
+      .hset(this.keys.mismatches, String(n), JSON.stringify(mismatch));
+    for (const { depth } of mismatch.depths) {
+      forget
+        .hdel(this.keys.depths(n), String(depth))
+        .hdel(this.keys.checkDepths(n), String(depth))
+        .del(this.keys.units(n, depth), this.keys.checkUnits(n, depth));
+    }
+    await forget.exec();
+  }
+
+  async mismatch(n: number): Promise<Mismatch | undefined> {
+    const json = await this.redis.hget(this.keys.mismatches, String(n));
+    return json === null ? undefined : (JSON.parse(json) as Mismatch);
   }
 
   /** S(n) and its record in one transaction, so a reader never sees one without the other. */
@@ -86,8 +120,10 @@ export class ResultStore {
     return found;
   }
 
-  async depths(n: number): Promise<Map<number, DepthResult>> {
-    const raw = await this.redis.hgetall(this.keys.depths(n));
+  async depths(n: number, role: Role = 'primary'): Promise<Map<number, DepthResult>> {
+    const raw = await this.redis.hgetall(
+      role === 'check' ? this.keys.checkDepths(n) : this.keys.depths(n),
+    );
     const found = new Map<number, DepthResult>();
     for (const [field, json] of Object.entries(raw)) {
       const result = parseDepthResult(JSON.parse(json));
@@ -96,8 +132,10 @@ export class ResultStore {
     return found;
   }
 
-  async units(n: number, depth: number): Promise<Map<string, UnitResult>> {
-    const raw = await this.redis.hgetall(this.keys.units(n, depth));
+  async units(n: number, depth: number, role: Role = 'primary'): Promise<Map<string, UnitResult>> {
+    const raw = await this.redis.hgetall(
+      role === 'check' ? this.keys.checkUnits(n, depth) : this.keys.units(n, depth),
+    );
     const found = new Map<string, UnitResult>();
     for (const [field, json] of Object.entries(raw)) {
       const result = parseUnitResult(JSON.parse(json));
@@ -108,8 +146,10 @@ export class ResultStore {
     return found;
   }
 
-  async unitCount(n: number, depth: number): Promise<number> {
-    return this.redis.hlen(this.keys.units(n, depth));
+  async unitCount(n: number, depth: number, role: Role = 'primary'): Promise<number> {
+    return this.redis.hlen(
+      role === 'check' ? this.keys.checkUnits(n, depth) : this.keys.units(n, depth),
+    );
   }
 
   async record(n: number): Promise<CompletionRecord | undefined> {

@@ -21,6 +21,12 @@ export interface StoreKeys {
   readonly workers: string;
   /** Hash worker id → WorkerInfo JSON. */
   readonly workerInfo: string;
+  /** Hash D → DepthResult JSON of the second algorithm's count (`wq sweep --verify`). */
+  checkDepths(n: number): string;
+  /** Hash unit key → UnitResult JSON of the second algorithm's units. */
+  checkUnits(n: number, depth: number): string;
+  /** Hash n → Mismatch JSON: why S(n) was not published. */
+  readonly mismatches: string;
   /** Hash `<algorithm>:units|model|actual` → sums over stored units (see calibration.ts). */
   readonly calibration: string;
 }
@@ -37,5 +43,8 @@ export function storeKeys(prefix: string): StoreKeys {
     workers: `${prefix}:workers`,
     workerInfo: `${prefix}:workers:info`,
     calibration: `${prefix}:results:calibration`,
+    checkDepths: (n) => `${prefix}:results:check:N:${n}`,
+    checkUnits: (n, depth) => `${prefix}:results:check:units:${n}:${depth}`,
+    mismatches: `${prefix}:results:mismatches`,
   };
 }

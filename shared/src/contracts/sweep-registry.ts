@@ -14,6 +14,8 @@ export interface SweepRecord {
   /** Expected single-core seconds per n (the calibrated plan, stored work included). */
   readonly estimates?: Readonly<Record<string, number>>;
   readonly cancelledAt?: string;
+  /** Every (n, D) counted twice by different algorithms (`wq sweep --verify`). */
+  readonly verify?: boolean;
 }
 
 export interface WorkerInfo {

@@ -1,4 +1,4 @@
-// `wq sweep <ns> [--wait] [--json] [--target-seconds s]`: enqueue one flow per n.
+// `wq sweep <ns> [--wait] [--json] [--verify] [--target-seconds s]`: enqueue one flow per n.
 import { compileConfig, parseNSpec, positiveNumber } from '@weak-queens/shared';
 import { followSweep } from '../../pipeline/follow.js';
 import { parseFlags } from '../../pipeline/flags.js';
@@ -9,11 +9,15 @@ import { guarded } from './guarded.js';
 export const sweepCommand: Command = {
   name: 'sweep',
   summary: 'enqueue S(n) for every n of <ns> on the worker pool (Redis from REDIS_URL)',
-  help: `usage: wq sweep <ns> [--wait] [--json] [--target-seconds s]
+  help: `usage: wq sweep <ns> [--wait] [--json] [--verify] [--target-seconds s]
 
   <ns>                "14", "4-12" or "4,6,10-12"
   --wait              follow progress, then print the results (like wq compute)
   --json              one JSON line per n (with --wait) or the submission as JSON
+  --verify            count every (n, D) a second time with another algorithm (the cheapest
+                      other one that fits WQ_MAX_UNIT_BYTES), on another worker where there
+                      is one; S(n) is published only if both agree, else the n fails with
+                      both values (see wq status)
   --target-seconds s  split an (n, D) into units of about s single-core seconds
                       (default WQ_TARGET_SECONDS or 30)
 
@@ -21,7 +25,7 @@ Values already in the result store are not recomputed; an n already queued is no
   run: (args) =>
     guarded('sweep', async () => {
       const flags = parseFlags(args, {
-        booleans: ['--wait', '--json'],
+        booleans: ['--wait', '--json', '--verify'],
         values: ['--target-seconds'],
       });
       const [spec, ...extra] = flags.positionals;
@@ -33,7 +37,7 @@ Values already in the result store are not recomputed; an n already queued is no
       });
       const client = new PipelineClient(config);
       try {
-        const submission = await client.submit(ns);
+        const submission = await client.submit(ns, { verify: flags.booleans.has('--verify') });
         const json = flags.booleans.has('--json');
         const summary = `sweep ${submission.sweep.id}: ${submission.added} jobs added (${submission.sizes
           .map((s) => `n=${s.n} ${s.outcome}`)

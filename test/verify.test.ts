@@ -1,0 +1,188 @@
+// `wq sweep --verify` and the known references, with real workers and a real Redis: a second
+// count by another algorithm on another worker, S(n) published only when both agree, and a
+// disagreement (a corrupted stored count) failing the n with both values.
+import type { ChildProcess } from 'node:child_process';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PipelineClient, planCheck, type SweepProgress } from '@weak-queens/producer';
+import {
+  compileConfig,
+  countPlacements,
+  DEFAULT_MAX_BYTES,
+  storeKeys,
+  type UnitResult,
+} from '@weak-queens/shared';
+import {
+  deletePrefix,
+  startTestRedis,
+  startWorker,
+  stopWorkers,
+  type TestRedis,
+  uniquePrefix,
+} from './src/index.js';
+import { runWq } from './src/wq-cli.js';
+
+const S = ['1', '4', '29', '276', '3347', '49602', '873477', '17766990'];
+
+let redis: TestRedis;
+let prefix: string;
+let client: PipelineClient | undefined;
+let workers: ChildProcess[] = [];
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+afterEach(async () => {
+  await stopWorkers(workers);
+  workers = [];
+  await client?.close();
+  await deletePrefix(redis.url, prefix);
+});
+
+function setUp(label: string): PipelineClient {
+  prefix = uniquePrefix(label);
+  client = new PipelineClient(compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix }));
+  workers = [startWorker({ url: redis.url, prefix }), startWorker({ url: redis.url, prefix })];
+  return client;
+}
+
+/** Stores a wrong count for a whole (unsplit) unit, as a corrupted result store would hold. */
+async function corrupt(n: number, depth: number, value: string): Promise<void> {
+  const unit: UnitResult = {
+    kind: 'unit',
+    n,
+    depth,
+    unit: '*',
+    value,
+    algorithm: 'window-transfer',
+    seconds: 0.001,
+    worker: 'w-corrupt',
+  };
+  const raw = new Redis(redis.url);
+  await raw.hset(storeKeys(prefix).units(n, depth), '*', JSON.stringify(unit));
+  raw.disconnect();
+}
+
+async function settle(c: PipelineClient, id: string): Promise<SweepProgress> {
+  for (let i = 0; i < 600; i++) {
+    const progress = await c.progress(id);
+    if (progress.sizes.every((s) => s.state === 'done' || s.state === 'failed')) return progress;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`sweep ${id} did not settle`);
+}
+
+describe('when a sweep is verified', () => {
+  it('counts every (n, D) twice, by different algorithms on different workers, and publishes S(n)', async () => {
+    const c = setUp('verify');
+    const run = await runWq(['sweep', '1-8', '--verify', '--wait', '--json'], {
+      url: redis.url,
+      prefix,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { S: string });
+    expect(lines.map((l) => l.S)).toEqual(S);
+
+    let elsewhere = 0;
+    for (let n = 1; n <= 8; n++) {
+      const record = await c.store.record(n);
+      expect(record?.S).toBe(S[n - 1]);
+      const checks = record?.checks ?? [];
+      expect(checks.map((d) => d.depth)).toEqual(record?.depths.map((d) => d.depth));
+      record?.depths.forEach((first, d) => {
+        const check = checks[d]!;
+        expect(first.value).toBe(countPlacements(n, d).toString());
+        expect(check.value).toBe(first.value);
+        expect(check.role).toBe('check');
+        expect(check.algorithm).not.toBe(first.algorithm);
+        // A one-unit second count waits for the first and goes to a worker that had no part
+        // in it (there is one when the first count ran on one worker).
+        if (check.units === 1 && first.workers.length === 1) {
+          expect([n, d, check.workers[0] === first.workers[0]]).toEqual([n, d, false]);
+          elsewhere++;
+        }
+      });
+    }
+    expect(elsewhere).toBeGreaterThan(10);
+  });
+});
+
+describe('when the two counts of an (n, D) disagree', () => {
+  it('fails the n with both values, publishes the others, and retry counts it again', async () => {
+    const c = setUp('disagree');
+    // N(7, 2) = 3208; the stored first count says 3209.
+    await corrupt(7, 2, '3209');
+    const check = planCheck(7, 2, 'window-transfer', {
+      targetSeconds: 30,
+      maxUnitBytes: DEFAULT_MAX_BYTES,
+    });
+    expect(check.algorithm).not.toBe('window-transfer');
+
+    const { sweep } = await c.submit([6, 7], { verify: true });
+    const progress = await settle(c, sweep.id);
+    expect(progress.sizes.map((s) => [s.n, s.state, s.S])).toEqual([
+      [6, 'done', '49602'],
+      [7, 'failed', undefined],
+    ]);
+    const reason = `S(7) not published: N(7, 2): window-transfer counted 3209, ${check.algorithm} counted 3208`;
+    expect(progress.sizes[1]?.reason).toBe(reason);
+    const mismatch = await c.store.mismatch(7);
+    expect(mismatch?.depths).toEqual([
+      {
+        depth: 2,
+        value: '3209',
+        algorithm: 'window-transfer',
+        workers: ['w-corrupt'],
+        expected: '3208',
+        expectedFrom: check.algorithm,
+        expectedWorkers: expect.arrayContaining([expect.stringMatching(/./)]) as string[],
+      },
+    ]);
+    expect((await c.store.sums([7])).has(7)).toBe(false);
+    const status = await runWq(['status'], { url: redis.url, prefix });
+    expect(status.stdout).toContain(`  n =  7  failed   `);
+    expect(status.stdout).toContain(reason);
+
+    // Both counts of N(7, 2) were forgotten: a retry counts them again, and they agree.
+    expect((await c.store.depths(7)).has(2)).toBe(false);
+    const retry = await runWq(['retry', sweep.id], { url: redis.url, prefix });
+    expect(retry.code, retry.stderr).toBe(0);
+    await c.waitFor(sweep.id);
+    const record = await c.store.record(7);
+    expect(record?.S).toBe('873477');
+    expect(record?.depths[2]?.value).toBe('3208');
+    expect(record?.checks?.[2]?.value).toBe('3208');
+  });
+});
+
+describe('when a count disagrees with a published value', () => {
+  it('fails the n even without --verify, naming the reference', async () => {
+    const c = setUp('reference');
+    await corrupt(6, 0, '46657');
+    const { sweep } = await c.submit([5, 6]);
+    const progress = await settle(c, sweep.id);
+    expect(progress.sizes.map((s) => [s.n, s.state, s.S])).toEqual([
+      [5, 'done', '3347'],
+      [6, 'failed', undefined],
+    ]);
+    expect(progress.sizes[1]?.reason).toBe(
+      'S(6) not published: N(6, 0): window-transfer counted 46657, the reference n^n is 46656',
+    );
+    expect((await c.store.mismatch(6))?.depths).toEqual([
+      {
+        depth: 0,
+        value: '46657',
+        algorithm: 'window-transfer',
+        workers: ['w-corrupt'],
+        expected: '46656',
+        expectedFrom: 'n^n',
+      },
+    ]);
+  });
+});

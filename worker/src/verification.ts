@@ -1,0 +1,86 @@
+// Verified sweeps: where the second count of an (n, D) finds the first, whether it should go to
+// another worker, and the comparison the sum makes before publishing S(n).
+import type { Job } from 'bullmq';
+import {
+  type DepthMismatch,
+  type DepthResult,
+  knownValue,
+  parseChildResult,
+  type ResultStore,
+  type WorkerInfo,
+} from '@weak-queens/shared';
+
+/**
+ * The first count of (n, D) as the second count's job sees it: its one non-check child, or the
+ * result store when the first count was stored before the sweep was planned.
+ */
+export async function firstCount(
+  job: Job,
+  n: number,
+  depth: number,
+  store: ResultStore,
+): Promise<DepthResult | undefined> {
+  for (const value of Object.values(await job.getChildrenValues())) {
+    const child = parseChildResult(value);
+    if (child.role !== 'check' && child.n === n && child.depth === depth) return child;
+  }
+  return (await store.depths(n)).get(depth);
+}
+
+/** How long a second count waits before another worker may take it, and how often at most. */
+export const DEFER_MS = 250;
+export const MAX_DEFERRALS = 40;
+
+/**
+ * True when this worker counted (part of) the first count and another live worker could do the
+ * second one instead. Bounded by the caller: after MAX_DEFERRALS it counts it itself.
+ */
+export function isBetterElsewhere(
+  workerId: string,
+  firstWorkers: readonly string[],
+  live: readonly WorkerInfo[],
+): boolean {
+  return firstWorkers.includes(workerId) && live.some((w) => !firstWorkers.includes(w.id));
+}
+
+/**
+ * Every D whose first count disagrees with its second count or with a published value. An
+ * empty list means S(n) may be published.
+ */
+export function disagreements(
+  firsts: readonly DepthResult[],
+  checks: ReadonlyMap<number, DepthResult> | undefined,
+): DepthMismatch[] {
+  const found: DepthMismatch[] = [];
+  for (const first of firsts) {
+    const base = {
+      depth: first.depth,
+      value: first.value,
+      algorithm: first.algorithm,
+      workers: first.workers,
+    };
+    const check = checks?.get(first.depth);
+    if (check && check.value !== first.value) {
+      found.push({
+        ...base,
+        expected: check.value,
+        expectedFrom: check.algorithm,
+        expectedWorkers: check.workers,
+      });
+      continue;
+    }
+    const known = knownValue(first.n, first.depth);
+    if (known && known.value !== first.value) {
+      found.push({ ...base, expected: known.value, expectedFrom: known.source });
+    }
+  }
+  return found;
+}
+
+/** `N(7, 2): window-transfer counted 3209, seed-dp counted 3208` (or `the reference n^n is …`). */
+export function describeMismatch(n: number, m: DepthMismatch): string {
+  const other = m.expectedWorkers
+    ? `${m.expectedFrom} counted ${m.expected}`
+    : `the reference ${m.expectedFrom} is ${m.expected}`;
+  return `N(${n}, ${m.depth}): ${m.algorithm} counted ${m.value}, ${other}`;
+}
