@@ -30,6 +30,7 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
   const workers: ChildProcess[] = [];
   let client: PipelineClient | undefined;
   let dashboard: ChildProcess | undefined;
+  let dashboardStarting: Promise<void> | undefined;
   const killAll = (): void => {
     for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
     if (dashboard?.exitCode === null) dashboard.kill('SIGKILL');
@@ -54,13 +55,17 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
       workers.push(spawnWorkerProcess({ env: workerEnv, detached: true }));
     }
     logger.info({ workers: count }, 'worker processes started');
-    const started = await startEmbeddedDashboard({ ...workerEnv, LOG_LEVEL: 'warn' });
-    if ('url' in started) {
-      dashboard = started.child;
-      logger.info({ url: started.url }, `dashboard: ${started.url}`);
-    } else {
-      logger.warn({ reason: started.reason }, 'dashboard not started');
-    }
+    // The dashboard starts alongside the sweep (it takes a few seconds to load).
+    dashboardStarting = startEmbeddedDashboard({ ...workerEnv, LOG_LEVEL: 'warn' }).then(
+      (started) => {
+        if ('url' in started) {
+          dashboard = started.child;
+          logger.info({ url: started.url }, `dashboard: ${started.url}`);
+        } else {
+          logger.warn({ reason: started.reason }, 'dashboard not started');
+        }
+      },
+    );
     client = new PipelineClient(config);
     const submission = await client.submit(options.ns);
     logger.info({ sweep: submission.sweep.id, jobs: submission.added }, 'sweep submitted');
@@ -78,6 +83,7 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
   } finally {
     await client?.close();
     for (const w of workers) if (w.exitCode === null) w.kill('SIGTERM');
+    await dashboardStarting;
     if (dashboard?.exitCode === null) dashboard.kill('SIGTERM');
     await Promise.all([...workers, ...(dashboard ? [dashboard] : [])].map(exitOf));
     await server?.stop();
