@@ -1,30 +1,27 @@
 // `npm run bench [-- --full | --pipeline | --scale]`: benchmarks, never timed assertions.
 import { parseArgs } from 'node:util';
 import { runKernelBench } from './kernel-bench.js';
+import { runPipelineBench } from './pipeline.js';
+import { runScaleBench } from './scale.js';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       full: { type: 'boolean', default: false },
       pipeline: { type: 'boolean', default: false },
+      scale: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
   });
   if (values.help) {
     console.log(
-      'usage: npm run bench [-- --full] [-- --pipeline]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)',
+      'usage: npm run bench [-- --full] [-- --pipeline] [-- --scale [--full]]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)',
     );
     return 0;
   }
-  if (values.pipeline) {
-    // The pipeline benchmark lives beside this file once the distributed pipeline exists.
-    const modulePath: string = './pipeline.js';
-    const pipeline = (await import(modulePath)) as {
-      runPipelineBench: () => Promise<boolean>;
-    };
-    return (await pipeline.runPipelineBench()) ? 0 : 1;
-  }
+  if (values.scale) return (await runScaleBench({ full: values.full })) ? 0 : 1;
+  if (values.pipeline) return (await runPipelineBench()) ? 0 : 1;
   return (await runKernelBench({ full: values.full })) ? 0 : 1;
 }
 
