@@ -3,7 +3,10 @@
 import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
+  depthJobId,
   type DepthResult,
+  parseDepthJobData,
+  parseUnitJobData,
   parseUnitResult,
   planUnits,
   ResultStore,
@@ -11,7 +14,6 @@ import {
   type SweepRecord,
   SweepRegistry,
   type WorkerInfo,
-  type WorkUnit,
 } from '@weak-queens/shared';
 import type {
   DepthStatus,
@@ -55,14 +57,24 @@ interface SizeData {
   readonly unitCounts: number[];
   /** Seconds of the stored units of each unfinished D (0 where none are stored). */
   readonly unitSeconds: number[];
+  /** The plan of each unfinished D, read from its job in the queues (undefined: no job). */
+  readonly plans: (DepthPlan | undefined)[];
   readonly sumState: string;
+}
+
+/** What the queues say an unfinished (n, D) consists of. */
+interface DepthPlan {
+  readonly units: number;
+  readonly algorithm: string;
+  /** The planner's single-core estimate (known for an unsplit D only). */
+  readonly estimateSeconds: number | null;
 }
 
 export class SnapshotReader {
   private readonly store: ResultStore;
   private readonly registry: SweepRegistry;
   /** planUnits is deterministic in (n, D, target) and takes milliseconds: plan each once. */
-  private readonly plans = new Map<string, WorkUnit[]>();
+  private readonly plans = new Map<string, DepthPlan>();
 
   constructor(
     private readonly redis: Redis,
@@ -84,15 +96,9 @@ export class SnapshotReader {
     const ns = [...new Set(records.flatMap((r) => r.ns))];
     const sizes = await this.sizeData(ns);
     const doneAt = await this.doneTimes(records);
-    const slots = Math.max(
-      1,
-      workers.reduce((t, w) => t + w.concurrency, 0),
-    );
     return {
       generatedAt: new Date(now).toISOString(),
-      sweeps: records.map((r) =>
-        this.sweepView(r, sizes, queueState, doneAt.get(r.id), now, slots),
-      ),
+      sweeps: records.map((r) => this.sweepView(r, sizes, queueState, doneAt.get(r.id), now)),
       workers: workers.map((w) => workerView(w, queueState.activeIds)),
       queues: counts,
     };
@@ -104,17 +110,10 @@ export class SnapshotReader {
     if (json === null) return undefined;
     const record = JSON.parse(json) as SweepRecord;
     const now = Date.now();
-    const [queueState, workers] = await Promise.all([
-      this.queueState(),
-      this.registry.liveWorkers(),
-    ]);
+    const queueState = await this.queueState();
     const sizes = await this.sizeData(record.ns);
     const doneAt = await this.doneTimes([record]);
-    const slots = Math.max(
-      1,
-      workers.reduce((t, w) => t + w.concurrency, 0),
-    );
-    return this.sweepView(record, sizes, queueState, doneAt.get(id), now, slots);
+    return this.sweepView(record, sizes, queueState, doneAt.get(id), now);
   }
 
   async exists(id: string): Promise<boolean> {
@@ -185,28 +184,44 @@ export class SnapshotReader {
         depths,
         unitCounts,
         unitSeconds: unitCounts.map(() => 0),
+        plans: unitCounts.map(() => undefined),
         sumState: states[i] ?? 'unknown',
       });
     });
-    // The time spent so far on a split (n, D) in progress: the seconds of its stored units.
-    const partial: [SizeData, number][] = [];
-    const units = this.redis.pipeline();
+    // Per unfinished (n, D): its job (the depth sum when split, else the unit itself) says how
+    // many units it has; its stored units say how much time went into it so far.
+    const wanted: [SizeData, number, 'plan' | 'seconds'][] = [];
+    const reads = this.redis.pipeline();
     for (const [n, size] of data) {
-      size.unitCounts.forEach((count, d) => {
-        if (count === 0 || size.depths.has(d)) return;
-        partial.push([size, d]);
-        units.hvals(this.store.keys.units(n, d));
-      });
+      if (size.S !== undefined) continue;
+      for (let d = 0; d < n; d++) {
+        if (size.depths.has(d)) continue;
+        const id = depthJobId(n, d);
+        wanted.push([size, d, 'plan']);
+        reads.hget(this.queues.aggregate.toKey(id), 'data');
+        reads.hget(this.queues.count.toKey(id), 'data');
+        if ((size.unitCounts[d] ?? 0) > 0) {
+          wanted.push([size, d, 'seconds']);
+          reads.hvals(this.store.keys.units(n, d));
+        }
+      }
     }
-    if (partial.length === 0) return data;
-    const values = (await units.exec()) ?? [];
-    partial.forEach(([size, d], i) => {
-      const jsons = (values[i]?.[1] ?? []) as string[];
-      size.unitSeconds[d] = jsons.reduce(
-        (t, json) => t + parseUnitResult(JSON.parse(json)).seconds,
-        0,
-      );
-    });
+    if (wanted.length === 0) return data;
+    const values = (await reads.exec()) ?? [];
+    let next = 0;
+    for (const [size, d, what] of wanted) {
+      if (what === 'seconds') {
+        const jsons = (values[next++]?.[1] ?? []) as string[];
+        size.unitSeconds[d] = jsons.reduce(
+          (t, json) => t + parseUnitResult(JSON.parse(json)).seconds,
+          0,
+        );
+        continue;
+      }
+      const depthJob = values[next++]?.[1] as string | null;
+      const unitJob = values[next++]?.[1] as string | null;
+      size.plans[d] = depthPlan(depthJob, unitJob);
+    }
     return data;
   }
 
@@ -225,30 +240,14 @@ export class SnapshotReader {
     return times;
   }
 
-  private plan(n: number, depth: number, targetSeconds: number): WorkUnit[] {
-    const key = `${n}:${depth}:${targetSeconds}`;
-    let plan = this.plans.get(key);
-    if (!plan) {
-      plan = planUnits(n, depth, { targetSeconds });
-      this.plans.set(key, plan);
-    }
-    return plan;
-  }
-
   private sweepView(
     record: SweepRecord,
     sizes: Map<number, SizeData>,
     queues: QueueState,
     doneAt: number | undefined,
     now: number,
-    slots: number,
   ): SweepView {
-    let remaining = 0;
-    const views = record.ns.map((n) => {
-      const view = this.sizeView(n, record, sizes.get(n), queues, now);
-      remaining += view.remaining;
-      return view.size;
-    });
+    const views = record.ns.map((n) => this.sizeView(n, record, sizes.get(n), queues, now));
     const done = views.filter((s) => s.status === 'done').length;
     const status: SweepStatus =
       done === views.length
@@ -261,6 +260,9 @@ export class SnapshotReader {
               ? 'active'
               : 'waiting';
     const created = Date.parse(record.createdAt);
+    const elapsedSeconds = Math.max(0, ((doneAt ?? now) - created) / 1000);
+    const unitsDone = views.reduce((t, s) => t + s.unitsDone, 0);
+    const units = views.reduce((t, s) => t + s.units, 0);
     return {
       id: record.id,
       createdAt: record.createdAt,
@@ -270,10 +272,14 @@ export class SnapshotReader {
       status,
       done,
       total: views.length,
-      unitsDone: views.reduce((t, s) => t + s.unitsDone, 0),
-      units: views.reduce((t, s) => t + s.units, 0),
-      elapsedSeconds: Math.max(0, ((doneAt ?? now) - created) / 1000),
-      etaSeconds: status === 'active' || status === 'waiting' ? remaining / slots : null,
+      unitsDone,
+      units,
+      elapsedSeconds,
+      // The sweep's own pace so far: units differ in size, so this is a rough guide.
+      etaSeconds:
+        status === 'active' && unitsDone > 0
+          ? (elapsedSeconds * (units - unitsDone)) / unitsDone
+          : null,
       sizes: views,
     };
   }
@@ -284,23 +290,10 @@ export class SnapshotReader {
     data: SizeData | undefined,
     queues: QueueState,
     now: number,
-  ): { size: SizeView; remaining: number } {
+  ): SizeView {
     const depths: DepthView[] = [];
-    let remaining = 0;
     const removed = data?.S === undefined && (data?.sumState ?? 'unknown') === 'unknown';
-    // Actual over estimated seconds on the finished depths of this n calibrates the others.
-    let actual = 0;
-    let estimated = 0;
-    for (const [d, result] of data?.depths ?? []) {
-      actual += result.seconds;
-      estimated += this.plan(n, d, record.targetSeconds).reduce(
-        (t, u) => t + u.estimate.seconds,
-        0,
-      );
-    }
-    const calibration = actual > 0 && estimated > 0 ? actual / estimated : 1;
     for (let d = 0; d < n; d++) {
-      const plan = this.plan(n, d, record.targetSeconds);
       const stored = data?.depths.get(d);
       if (stored) {
         depths.push({
@@ -317,8 +310,10 @@ export class SnapshotReader {
         continue;
       }
       const key = `${n}:${d}`;
+      const plan = data?.plans[d] ?? this.fallbackPlan(n, d, record.targetSeconds);
       const running = queues.running.get(key) ?? [];
-      const unitsDone = Math.min(data?.unitCounts[d] ?? 0, plan.length);
+      const unitsDone = data?.unitCounts[d] ?? 0;
+      const units = Math.max(plan.units, unitsDone);
       const failed = queues.failed.get(key);
       const runSeconds = running.reduce((t, u) => t + Math.max(0, now - u.startedAt) / 1000, 0);
       const status: DepthStatus = failed
@@ -331,23 +326,24 @@ export class SnapshotReader {
               ? 'active'
               : 'waiting';
       const seconds = (data?.unitSeconds[d] ?? 0) + runSeconds;
-      const estimate = plan.reduce((t, u) => t + u.estimate.seconds, 0) * calibration;
+      // Remaining single-core seconds: from the pace so far (finished units and the progress
+      // the running ones report), else from the planner's estimate of an unsplit D.
       const work = unitsDone + running.reduce((t, u) => t + u.progress / 100, 0);
-      // Remaining single-core seconds: from the observed rate once some work is done, else
-      // from the planner's estimate calibrated by the depths already finished.
       const left =
         work > 0 && seconds > 0
-          ? (seconds * Math.max(0, plan.length - work)) / work
-          : Math.max(0, estimate - seconds);
-      if (status === 'active' || status === 'waiting') remaining += left;
+          ? (seconds * Math.max(0, units - work)) / work
+          : plan.estimateSeconds === null
+            ? null
+            : Math.max(0, plan.estimateSeconds - seconds);
       depths.push({
         depth: d,
         status,
-        algorithm: plan[0]?.algorithm ?? 'dfs',
+        algorithm: plan.algorithm,
         unitsDone,
-        units: plan.length,
+        units,
         seconds,
-        etaSeconds: status === 'active' ? left / Math.max(1, running.length) : null,
+        etaSeconds:
+          status === 'active' && left !== null ? left / Math.max(1, running.length) : null,
         value: null,
         reason: failed ?? null,
       });
@@ -365,11 +361,41 @@ export class SnapshotReader {
               ? 'active'
               : 'waiting';
     const reason = status === 'failed' ? (depths.find((v) => v.reason)?.reason ?? 'failed') : null;
-    return {
-      size: { n, status, unitsDone, units, S: data?.S ?? null, reason, depths },
-      remaining,
-    };
+    return { n, status, unitsDone, units, S: data?.S ?? null, reason, depths };
   }
+
+  /** For an (n, D) whose jobs are gone (cancelled): what the planner would make of it. */
+  private fallbackPlan(n: number, depth: number, targetSeconds: number): DepthPlan {
+    const key = `${n}:${depth}:${targetSeconds}`;
+    let plan = this.plans.get(key);
+    if (!plan) {
+      const units = planUnits(n, depth, { targetSeconds });
+      plan = {
+        units: units.length,
+        algorithm: units[0]?.algorithm ?? 'dfs',
+        estimateSeconds: null,
+      };
+      this.plans.set(key, plan);
+    }
+    return plan;
+  }
+}
+
+/** Reads the plan of an unfinished (n, D) from the data of its depth job or its only unit. */
+function depthPlan(depthJob: string | null, unitJob: string | null): DepthPlan | undefined {
+  try {
+    if (depthJob !== null) {
+      const data = parseDepthJobData(JSON.parse(depthJob));
+      return { units: data.unitKeys.length, algorithm: data.algorithm, estimateSeconds: null };
+    }
+    if (unitJob !== null) {
+      const data = parseUnitJobData(JSON.parse(unitJob));
+      return { units: 1, algorithm: data.algorithm, estimateSeconds: data.estimateSeconds };
+    }
+  } catch {
+    // A payload the workers would refuse too: shown with the planner's view instead.
+  }
+  return undefined;
 }
 
 function depthKeyOf(job: Job): string | undefined {
