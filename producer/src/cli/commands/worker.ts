@@ -14,7 +14,11 @@ export const workerCommand: Command = {
   --concurrency k   units computed at once (default WQ_CONCURRENCY or the number of cores)
 
 SIGINT/SIGTERM: stop taking jobs, let active units finish for WQ_SHUTDOWN_GRACE_MS (10000),
-then hand the rest back to the queue.`,
+then hand the rest back to the queue.
+
+A worker that dies or loses its link keeps its units locked for WQ_LOCK_MS (30000); the other
+workers look for such units every WQ_STALLED_INTERVAL_MS (30000) and run them again, up to
+WQ_MAX_STALLED (2) times per unit before it fails.`,
   run: (args) =>
     guarded('worker', async () => {
       parseFlags(args, { values: ['--concurrency'] });
