@@ -158,6 +158,7 @@ describe('when the two counts of an (n, D) disagree', () => {
     expect(record?.S).toBe('873477');
     expect(record?.depths[2]?.value).toBe('3208');
     expect(record?.checks?.[2]?.value).toBe('3208');
+    expect(await c.store.mismatch(7)).toBeUndefined();
   });
 });
 

@@ -105,6 +105,8 @@ export class ResultStore {
       .hset(this.keys.records, String(record.n), JSON.stringify(record))
       .hset(this.keys.sums, String(record.n), record.S)
       .hset(this.keys.sweepDone(record.sweepId), String(record.n), record.completedAt)
+      // A disagreement from an earlier attempt is settled once S(n) is published.
+      .hdel(this.keys.mismatches, String(record.n))
       .exec();
   }
 
