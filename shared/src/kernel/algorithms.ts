@@ -6,7 +6,12 @@ import { estimateTree } from './estimate.js';
 import { ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';
 import { countBySeedDp } from './seed-dp.js';
-import { bytesPerWindow, countByWindowTransfer, usesMirrorHalf } from './window-transfer.js';
+import {
+  bytesPerWindow,
+  countByWindowTransfer,
+  fitsInDoubles,
+  usesMirrorHalf,
+} from './window-transfer.js';
 
 export const ALGORITHMS = ['seed-dp', 'window-transfer', 'dfs'] as const;
 export type Algorithm = (typeof ALGORITHMS)[number];
@@ -48,12 +53,9 @@ export interface CostEstimate {
  */
 export const COST_PER_OPERATION: Readonly<Record<Algorithm, number>> = {
   dfs: 10e-9, // per search call
-  'window-transfer': 40e-9, // per window per step (memory-bound pushes)
+  'window-transfer': 32e-9, // per trie node built, or per window step and count word
   'seed-dp': 60e-9, // per generated successor (sort and merge included)
 };
-
-/** Building one trie node costs about as much as this many window steps. */
-const TRIE_NODE_OPERATIONS = 0.8;
 
 /** Average successors per window; ordinary queens leave about two free columns mid-board. */
 const SUCCESSORS_PER_WINDOW = 2.5;
@@ -88,9 +90,13 @@ export function estimateCost(
     let trieNodes = 0;
     for (let k = 0; k <= depth; k++) trieNodes += windowLevels[k] ?? 0;
     const mirrored = usesMirrorHalf(n, depth, prefix.length);
+    const doubles = fitsInDoubles(n, depth, windows, steps);
     const bytes =
-      windows * bytesPerWindow(residues, mirrored) + (windowLevels[depth - 1] ?? 0) * 25;
-    const operations = trieNodes * TRIE_NODE_OPERATIONS + windows * steps * (mirrored ? 0.5 : 1);
+      windows * bytesPerWindow(doubles ? 8 : 4 * residues, mirrored) +
+      (windowLevels[depth - 1] ?? 0) * 25;
+    // A step on residues pushes and reduces every prime; on doubles just one add.
+    const keptWindowSteps = windows * steps * (mirrored ? 0.5 : 1);
+    const operations = trieNodes + keptWindowSteps * (doubles ? 1 : residues);
     return { seconds: operations * COST_PER_OPERATION['window-transfer'], bytes };
   }
   // The seed's frontier is at most the windows; each row generates a few successors per state.

@@ -37,9 +37,9 @@ export function usesMirrorHalf(n: number, depth: number, prefixLength: number): 
   return prefixLength === 0 && depth >= 2 && 2 * n <= MAX_ADDENDS;
 }
 
-/** Bytes one window costs while counting with `residues` primes (table plus two vectors). */
-export function bytesPerWindow(residues: number, mirrored: boolean): number {
-  return 4 + 1 + 12 + (mirrored ? 1 : 2) * 4 * residues;
+/** Bytes one window costs (table plus two count vectors of `countBytes` per kept window). */
+export function bytesPerWindow(countBytes: number, mirrored: boolean): number {
+  return 4 + 1 + 12 + (mirrored ? 1 : 2) * countBytes;
 }
 
 /**
@@ -167,9 +167,6 @@ export function countByWindowTransfer(
   const steps = n - startRow;
   onProgress?.(1 / (steps + 1));
 
-  const residues = new ResidueSystem(n);
-  const P = residues.size;
-  const primes = residues.primes;
   const W = table.windowCount;
   // Mirror symmetry: reflecting every column reverses lexicographic order, so window t and
   // window W−1−t are mirror images and, from a symmetric start (no prefix), always hold the same
@@ -177,27 +174,92 @@ export function countByWindowTransfer(
   // window then receives from at most 2n ≤ 32 windows (n ≤ 16), keeping the sums below 2^32.
   const mirrored = usesMirrorHalf(n, depth, prefix.length);
   const kept = mirrored ? W / 2 : W;
+  const stepping = { table, kept, steps, conflictOf: conflictMasks(n, depth), onProgress };
+  const total = fitsInDoubles(n, depth, W, steps)
+    ? BigInt(stepInDoubles(stepping))
+    : stepInResidues(stepping, new ResidueSystem(n));
+  return mirrored ? 2n * total : total;
+}
+
+/** Columns the oldest queen of a window forbids in the next row, by that queen's column. */
+function conflictMasks(n: number, depth: number): Int32Array {
+  const conflictOf = new Int32Array(n);
+  for (let c = 0; c < n; c++) conflictOf[c] = attackedBy(n, c, depth);
+  return conflictOf;
+}
+
+/**
+ * Whether plain doubles stay exact: every window holds D distinct columns, so it has at most
+ * n − D successors, and no count can exceed windows × (n − D)^steps. Below 2^53 one Float64 per
+ * window is exact, needs no reduction, and moves less memory than the residues.
+ */
+export function fitsInDoubles(n: number, depth: number, windows: number, steps: number): boolean {
+  return windows * (n - depth) ** steps <= Number.MAX_SAFE_INTEGER;
+}
+
+interface Stepping {
+  readonly table: WindowTable;
+  /** Windows kept: all, or the first half under the mirror symmetry. */
+  readonly kept: number;
+  readonly steps: number;
+  readonly conflictOf: Int32Array;
+  readonly onProgress: ProgressCallback | undefined;
+}
+
+// The two step loops below are the same push (each window's count to its successor slice),
+// written out twice so each stays monomorphic for V8: one on doubles, one on residues. Plain
+// typed-array indexing (the `!`s are in bounds by construction), no allocation.
+
+function stepInDoubles({ table, kept, steps, conflictOf, onProgress }: Stepping): number {
+  const { childBase, childMask, suffix, oldest, windowCount } = table;
+  const last = windowCount - 1;
+  let current = new Float64Array(kept);
+  let next = new Float64Array(kept);
+  current.fill(1, Math.min(table.rangeStart, kept), Math.min(table.rangeEnd, kept));
+  for (let step = 0; step < steps; step++) {
+    next.fill(0);
+    for (let w = 0; w < kept; w++) {
+      const count = current[w]!;
+      if (count === 0) continue;
+      const conflict = conflictOf[oldest[w]!]!;
+      const j = suffix[w]!;
+      let free = childMask[j]!;
+      let t = childBase[j]!;
+      while (free !== 0) {
+        const bit = free & -free;
+        free ^= bit;
+        if ((bit & conflict) === 0) next[t < kept ? t : last - t]! += count; // else: its mirror
+        t++;
+      }
+    }
+    [current, next] = [next, current];
+    onProgress?.((step + 2) / (steps + 1));
+  }
+  let total = 0;
+  for (let w = 0; w < kept; w++) total += current[w]!;
+  return total;
+}
+
+function stepInResidues(
+  { table, kept, steps, conflictOf, onProgress }: Stepping,
+  residues: ResidueSystem,
+): bigint {
+  const { childBase, childMask, suffix, oldest, windowCount } = table;
+  const last = windowCount - 1;
+  const P = residues.size;
+  const primes = residues.primes;
   let current = new Uint32Array(kept * P);
   let next = new Uint32Array(kept * P);
   current.fill(1, Math.min(table.rangeStart, kept) * P, Math.min(table.rangeEnd, kept) * P);
-  const { childBase, childMask, suffix, oldest } = table;
-  const last = W - 1;
-
-  // Columns the oldest queen of a window forbids in the next row, by that queen's column.
-  const conflictOf = new Int32Array(n);
-  for (let c = 0; c < n; c++) conflictOf[c] = attackedBy(n, c, depth);
-
   for (let step = 0; step < steps; step++) {
     next.fill(0);
-    // Push each window's count to its successor slice. Plain typed-array indexing (the `!`s
-    // are in-bounds by construction), no allocation; the residue loop is short (2 to 7 primes).
     for (let w = 0; w < kept; w++) {
       const from = w * P;
       let nonZero = 0;
       for (let i = 0; i < P; i++) nonZero |= current[from + i]!;
       if (nonZero === 0) continue;
-      const j = suffix[w]!;
       const conflict = conflictOf[oldest[w]!]!;
+      const j = suffix[w]!;
       let free = childMask[j]!;
       let t = childBase[j]!;
       while (free !== 0) {
@@ -210,6 +272,7 @@ export function countByWindowTransfer(
         t++;
       }
     }
+    // At most 32 windows feed one window (see above), so the sums stayed below 2^32.
     for (let i = 0; i < P; i++) {
       const p = primes[i]!;
       for (let k = i; k < kept * P; k += P) next[k]! %= p;
@@ -217,6 +280,5 @@ export function countByWindowTransfer(
     [current, next] = [next, current];
     onProgress?.((step + 2) / (steps + 1));
   }
-  const total = residues.sum(current, kept);
-  return mirrored ? 2n * total : total;
+  return residues.sum(current, kept);
 }
