@@ -89,6 +89,19 @@ describe('when counts pass 2^53 and 2^64', () => {
     expect(depthOneCount(20) > 2n ** 64n).toBe(true);
   });
 
+  it('agrees between the dynamic programs where the transfer needs residues with the mirror half', () => {
+    // windows × (n − D)^steps passes 2^53 here, so the transfer counts modulo primes.
+    for (const [n, d] of [
+      [15, 2],
+      [16, 3],
+      [16, 4],
+    ] as const) {
+      expect(countPlacements(n, d, { algorithm: 'window-transfer' })).toBe(
+        countPlacements(n, d, { algorithm: 'seed-dp' }),
+      );
+    }
+  });
+
   it('agrees between the dynamic programs at D = 2 on a 24×24 board', () => {
     expect(countPlacements(24, 2, { algorithm: 'window-transfer' })).toBe(
       countPlacements(24, 2, { algorithm: 'seed-dp' }),
