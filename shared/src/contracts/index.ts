@@ -1,8 +1,40 @@
 // The contracts producer and worker agree on: queues, payloads, results, keys, config, logs.
-export * from './queues.js';
-export * from './job-payloads.js';
-export * from './job-results.js';
-export * from './store-keys.js';
+export {
+  QUEUE_NAMES,
+  type QueueName,
+  JOB_NAMES,
+  type JobName,
+  sumJobId,
+  depthJobId,
+  unitJobId,
+  unitKey,
+  checkJobId,
+  checkUnitJobId,
+} from './queues.js';
+export {
+  type UnitJobData,
+  type DepthJobData,
+  type SumJobData,
+  SWEEP_ID,
+  parseUnitJobData,
+  parseDepthJobData,
+  parseSumJobData,
+} from './job-payloads.js';
+export {
+  type UnitResult,
+  type DepthResult,
+  type VerifiedResult,
+  type Mismatch,
+  type DepthMismatch,
+  type SumResult,
+  type CompletionRecord,
+  isDecimal,
+  parseUnitResult,
+  parseDepthResult,
+  parseChildResult,
+  parseSumChild,
+} from './job-results.js';
+export { type StoreKeys, storeKeys } from './store-keys.js';
 export { ResultStore, type Role } from './result-store.js';
 export {
   SweepRegistry,
@@ -10,8 +42,33 @@ export {
   type WorkerInfo,
   WORKER_TTL_MS,
 } from './sweep-registry.js';
-export * from './config.js';
-export * from './calibration.js';
-export * from './references.js';
+export {
+  LOG_LEVELS,
+  type LogLevel,
+  CONFIG_ENV,
+  type RedisSettings,
+  type WqConfig,
+  type ConfigOverrides,
+  DEFAULT_REDIS_URL,
+  compileConfig,
+  parseJobIdList,
+  parseByteSize,
+  parseRedisUrl,
+  redactUrl,
+  parsePrefix,
+  parseLogLevel,
+  positiveInteger,
+  positiveNumber,
+} from './config.js';
+export {
+  type AlgorithmCalibration,
+  type Calibration,
+  CALIBRATION_MIN_MODEL_SECONDS,
+  CALIBRATION_MIN_ACTUAL_SECONDS,
+  CALIBRATION_RATIO_BOUNDS,
+  calibrationFromFields,
+  calibrationRatio,
+} from './calibration.js';
+export { CLASSIC_QUEENS, type KnownValue, knownValue } from './references.js';
 export { redisOptions, createRedis, type ConnectionRole } from './connection.js';
 export { createLogger, type Logger, type LoggerOptions } from './logger.js';
