@@ -2,7 +2,6 @@
 // has it, runs the kernel on a pool thread, stores the result and returns it.
 import { DelayedError, type Job, UnrecoverableError, WaitingError } from 'bullmq';
 import {
-  type DepthResult,
   estimateCost,
   type Logger,
   parseUnitJobData,
@@ -12,6 +11,7 @@ import {
   type VerifiedResult,
   type WorkerInfo,
   type WorkUnit,
+  wholeDepth,
 } from '@weak-queens/shared';
 import { asJobFailure } from './failures.js';
 import { HandBackError } from './hand-back-error.js';
@@ -165,21 +165,5 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       'unit counted',
     );
     return answer(result);
-  };
-}
-
-/** An unsplit (n, D): its one unit is the whole of N(n, D). */
-function wholeDepth(unit: UnitResult): DepthResult {
-  return {
-    kind: 'depth',
-    n: unit.n,
-    depth: unit.depth,
-    value: unit.value,
-    algorithm: unit.algorithm,
-    units: 1,
-    seconds: unit.seconds,
-    workers: [unit.worker],
-    ...(unit.estimateSeconds === undefined ? {} : { estimateSeconds: unit.estimateSeconds }),
-    ...(unit.role === undefined ? {} : { role: unit.role }),
   };
 }

@@ -32,6 +32,7 @@ export {
   parseUnitResult,
   parseDepthResult,
   parseChildResult,
+  wholeDepth,
   parseSumChild,
 } from './job-results.js';
 export { type StoreKeys, storeKeys } from './store-keys.js';

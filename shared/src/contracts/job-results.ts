@@ -199,21 +199,7 @@ export function parseDepthResult(value: unknown): DepthResult {
 /** A child value of a `sum` job: a depth result, or the unit result of an unsplit (n, D). */
 export function parseChildResult(value: unknown): DepthResult {
   const f = fieldsOf(value, 'child result');
-  if (f.kind === 'unit') {
-    const unit = parseUnitResult(value);
-    return {
-      kind: 'depth',
-      n: unit.n,
-      depth: unit.depth,
-      value: unit.value,
-      algorithm: unit.algorithm,
-      units: 1,
-      seconds: unit.seconds,
-      workers: [unit.worker],
-      ...(unit.estimateSeconds === undefined ? {} : { estimateSeconds: unit.estimateSeconds }),
-      ...(unit.role === undefined ? {} : { role: unit.role }),
-    };
-  }
+  if (f.kind === 'unit') return wholeDepth(parseUnitResult(value));
   return parseDepthResult(value);
 }
 
@@ -231,4 +217,20 @@ export function parseSumChild(value: unknown): { primary: DepthResult; check?: D
     );
   }
   return { primary, check: second };
+}
+
+/** An unsplit (n, D): its one unit is the whole of N(n, D). */
+export function wholeDepth(unit: UnitResult): DepthResult {
+  return {
+    kind: 'depth',
+    n: unit.n,
+    depth: unit.depth,
+    value: unit.value,
+    algorithm: unit.algorithm,
+    units: 1,
+    seconds: unit.seconds,
+    workers: [unit.worker],
+    ...(unit.estimateSeconds === undefined ? {} : { estimateSeconds: unit.estimateSeconds }),
+    ...(unit.role === undefined ? {} : { role: unit.role }),
+  };
 }
