@@ -31,3 +31,21 @@ export function exitOf(child: ChildProcess): Promise<number> {
   if (child.signalCode !== null) return Promise.resolve(1);
   return new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
 }
+
+/**
+ * Waits for a child that runs a whole command (`wq worker`, `wq dashboard`), forwarding
+ * SIGINT/SIGTERM so that the child closes gracefully; resolves with its exit code.
+ */
+export async function runForwardingSignals(child: ChildProcess): Promise<number> {
+  const forward = (signal: NodeJS.Signals): void => {
+    child.kill(signal);
+  };
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  try {
+    return await exitOf(child);
+  } finally {
+    process.off('SIGINT', forward);
+    process.off('SIGTERM', forward);
+  }
+}

@@ -2,7 +2,7 @@
 // @weak-queens/dashboard (which uses this package), so this runs its entry file with node,
 // forwarding signals so Ctrl-C and SIGTERM close it gracefully.
 import { InvalidInputError } from '@weak-queens/shared';
-import { exitOf } from '../../embedded/worker-process.js';
+import { runForwardingSignals } from '../../embedded/worker-process.js';
 import { spawnDashboardProcess } from '../../embedded/dashboard-process.js';
 import { parseFlags } from '../../pipeline/flags.js';
 import type { Command } from '../command.js';
@@ -26,17 +26,6 @@ Prints "dashboard: <url>" on stdout once listening; Ctrl-C/SIGTERM closes it.`,
       if (flags.positionals.length) {
         throw new InvalidInputError('argument', flags.positionals[0], 'only --port p and --host h');
       }
-      const child = spawnDashboardProcess({ args });
-      const forward = (signal: NodeJS.Signals): void => {
-        child.kill(signal);
-      };
-      process.on('SIGINT', forward);
-      process.on('SIGTERM', forward);
-      try {
-        return await exitOf(child);
-      } finally {
-        process.off('SIGINT', forward);
-        process.off('SIGTERM', forward);
-      }
+      return runForwardingSignals(spawnDashboardProcess({ args }));
     }),
 };

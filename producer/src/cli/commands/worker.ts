@@ -1,7 +1,7 @@
 // `wq worker [--concurrency k]`: runs a worker process. The code lives in @weak-queens/worker,
 // which the producer never imports: this resolves the worker's entry file and runs it with
 // node, forwarding signals so Ctrl-C and SIGTERM close it gracefully.
-import { spawnWorkerProcess, exitOf } from '../../embedded/worker-process.js';
+import { runForwardingSignals, spawnWorkerProcess } from '../../embedded/worker-process.js';
 import { parseFlags } from '../../pipeline/flags.js';
 import type { Command } from '../command.js';
 import { guarded } from './guarded.js';
@@ -22,17 +22,6 @@ WQ_MAX_STALLED (2) times per unit before it fails.`,
   run: (args) =>
     guarded('worker', async () => {
       parseFlags(args, { values: ['--concurrency'] });
-      const child = spawnWorkerProcess({ args });
-      const forward = (signal: NodeJS.Signals): void => {
-        child.kill(signal);
-      };
-      process.on('SIGINT', forward);
-      process.on('SIGTERM', forward);
-      try {
-        return await exitOf(child);
-      } finally {
-        process.off('SIGINT', forward);
-        process.off('SIGTERM', forward);
-      }
+      return runForwardingSignals(spawnWorkerProcess({ args }));
     }),
 };
