@@ -1,8 +1,8 @@
 // `wq cancel <sweep>`: remove a sweep's unfinished work from the queues.
 import { compileConfig, InvalidInputError } from '@weak-queens/shared';
 import { parseFlags } from '../../pipeline/flags.js';
-import { PipelineClient } from '../../pipeline/pipeline-client.js';
 import type { Command } from '../command.js';
+import { openPipelineClient } from '../pipeline-connection.js';
 import { guarded } from './guarded.js';
 
 export const cancelCommand: Command = {
@@ -17,7 +17,7 @@ their parents are removed after them (up to 60 s).`,
       const flags = parseFlags(args, {});
       const [id, ...extra] = flags.positionals;
       if (!id || extra.length) throw new InvalidInputError('sweep', args.join(' '), 'one sweep id');
-      const client = new PipelineClient(compileConfig());
+      const client = await openPipelineClient(compileConfig());
       try {
         await client.ping();
         const { removed, left } = await client.cancel(id);

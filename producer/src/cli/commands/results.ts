@@ -2,8 +2,8 @@
 import { compileConfig, InvalidInputError, parseNSpec } from '@weak-queens/shared';
 import { parseFlags } from '../../pipeline/flags.js';
 import { resultsCsv, resultsJsonLine, resultsTable } from '../../pipeline/format.js';
-import { PipelineClient } from '../../pipeline/pipeline-client.js';
 import type { Command } from '../command.js';
+import { openPipelineClient } from '../pipeline-connection.js';
 import { guarded } from './guarded.js';
 
 export const resultsCommand: Command = {
@@ -20,7 +20,7 @@ export const resultsCommand: Command = {
         throw new InvalidInputError('format', '--json --csv', 'one of --json or --csv');
       }
       const ns = parseNSpec(flags.positionals.join(','));
-      const client = new PipelineClient(compileConfig());
+      const client = await openPipelineClient(compileConfig());
       try {
         await client.ping();
         const results = await client.results(ns);

@@ -1,8 +1,8 @@
 // `wq retry <sweep>`: re-run what a sweep is missing (failed or cancelled n), skipping stored work.
 import { compileConfig, InvalidInputError } from '@weak-queens/shared';
 import { parseFlags } from '../../pipeline/flags.js';
-import { PipelineClient } from '../../pipeline/pipeline-client.js';
 import type { Command } from '../command.js';
+import { openPipelineClient } from '../pipeline-connection.js';
 import { guarded } from './guarded.js';
 
 export const retryCommand: Command = {
@@ -14,7 +14,7 @@ export const retryCommand: Command = {
       const flags = parseFlags(args, {});
       const [id, ...extra] = flags.positionals;
       if (!id || extra.length) throw new InvalidInputError('sweep', args.join(' '), 'one sweep id');
-      const client = new PipelineClient(compileConfig());
+      const client = await openPipelineClient(compileConfig());
       try {
         const submission = await client.retry(id);
         process.stdout.write(`sweep ${id}: ${submission.added} jobs added again\n`);

@@ -1,8 +1,8 @@
 // `wq status [--json]`: every sweep with n done/total and per-n progress, and the live workers.
 import { compileConfig } from '@weak-queens/shared';
 import { parseFlags } from '../../pipeline/flags.js';
-import { PipelineClient } from '../../pipeline/pipeline-client.js';
 import type { Command } from '../command.js';
+import { openPipelineClient } from '../pipeline-connection.js';
 import { guarded } from './guarded.js';
 
 export const statusCommand: Command = {
@@ -12,7 +12,7 @@ export const statusCommand: Command = {
   run: (args) =>
     guarded('status', async () => {
       const flags = parseFlags(args, { booleans: ['--json'] });
-      const client = new PipelineClient(compileConfig());
+      const client = await openPipelineClient(compileConfig());
       try {
         await client.ping();
         const report = await client.status();

@@ -2,8 +2,8 @@
 import { compileConfig, parseNSpec, positiveNumber } from '@weak-queens/shared';
 import { followSweep } from '../../pipeline/follow.js';
 import { parseFlags } from '../../pipeline/flags.js';
-import { PipelineClient } from '../../pipeline/pipeline-client.js';
 import type { Command } from '../command.js';
+import { openPipelineClient } from '../pipeline-connection.js';
 import { guarded } from './guarded.js';
 
 export const sweepCommand: Command = {
@@ -35,7 +35,7 @@ Values already in the result store are not recomputed; an n already queued is no
       const config = compileConfig(process.env, {
         ...(target ? { targetSeconds: positiveNumber('--target-seconds', target, 30) } : {}),
       });
-      const client = new PipelineClient(config);
+      const client = await openPipelineClient(config);
       try {
         const submission = await client.submit(ns, { verify: flags.booleans.has('--verify') });
         const json = flags.booleans.has('--json');
