@@ -1,18 +1,9 @@
 // At-least-once delivery: the same unit computed twice (a frozen worker that comes back after
 // its unit was re-run, or a second job for the same unit) still counts once in N(n, D) and S(n).
 import type { ChildProcess } from 'node:child_process';
-import { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PipelineClient } from '@weak-queens/producer';
+import { countPlacements, JOB_NAMES, QUEUE_NAMES, type UnitResult } from '@weak-queens/shared';
 import {
-  compileConfig,
-  countPlacements,
-  JOB_NAMES,
-  QUEUE_NAMES,
-  type UnitResult,
-} from '@weak-queens/shared';
-import {
-  deletePrefix,
   FAST_STALLS,
   KNOWN_S,
   pidOfWorkerName,
@@ -21,8 +12,8 @@ import {
   startWorker,
   stopWorkers,
   type TestRedis,
-  uniquePrefix,
   until,
+  openFaultPipeline,
 } from './src/index.js';
 
 describe('when the same unit is delivered twice', () => {
@@ -46,21 +37,9 @@ describe('when the same unit is delivered twice', () => {
   });
 
   function pipeline(label: string) {
-    const prefix = uniquePrefix(label);
-    const client = new PipelineClient(compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix }));
-    const connection = { url: redis.url };
-    const count = new Queue(QUEUE_NAMES.count, { connection, prefix });
-    cleanups.push(async () => {
-      await count.close();
-      await client.close();
-      await deletePrefix(redis.url, prefix);
-    });
-    const spawn = (): ChildProcess => {
-      const worker = startWorker({ url: redis.url, prefix, env: { ...FAST_STALLS } });
-      workers.push(worker);
-      return worker;
-    };
-    return { prefix, client, count, spawn };
+    const opened = openFaultPipeline(redis.url, label, workers);
+    cleanups.push(() => opened.close());
+    return opened;
   }
 
   it('counts a unit once when its frozen worker finishes it after another did', async () => {

@@ -2,22 +2,17 @@
 // the sums are exact, and nothing already in the result store is computed a second time.
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PipelineClient } from '@weak-queens/producer';
-import { compileConfig, countPlacements, QUEUE_NAMES } from '@weak-queens/shared';
-import { Queue } from 'bullmq';
+import { countPlacements } from '@weak-queens/shared';
 import {
-  deletePrefix,
-  FAST_STALLS,
   killHard,
   knownS,
   pidOfWorkerName,
   startTestRedis,
-  startWorker,
   stopWorkers,
   type TestRedis,
-  uniquePrefix,
   unitRecords,
   until,
+  openFaultPipeline,
 } from './src/index.js';
 
 describe('when worker processes are killed with SIGKILL', () => {
@@ -40,20 +35,9 @@ describe('when worker processes are killed with SIGKILL', () => {
   });
 
   function pipeline(label: string) {
-    const prefix = uniquePrefix(label);
-    const client = new PipelineClient(compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix }));
-    const count = new Queue(QUEUE_NAMES.count, { connection: { url: redis.url }, prefix });
-    cleanups.push(async () => {
-      await count.close();
-      await client.close();
-      await deletePrefix(redis.url, prefix);
-    });
-    const spawn = (): ChildProcess => {
-      const worker = startWorker({ url: redis.url, prefix, env: { ...FAST_STALLS } });
-      workers.push(worker);
-      return worker;
-    };
-    return { prefix, client, count, spawn };
+    const opened = openFaultPipeline(redis.url, label, workers);
+    cleanups.push(() => opened.close());
+    return opened;
   }
 
   it('has another worker finish a unit whose worker died in the middle of it', async () => {

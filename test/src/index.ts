@@ -11,3 +11,4 @@ export {
 export { KNOWN_S, knownS } from './known-values.js';
 export { until, sleep } from './wait.js';
 export { unitRecords } from './unit-records.js';
+export { type FaultPipeline, openFaultPipeline } from './fault-pipeline.js';
