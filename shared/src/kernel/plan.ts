@@ -43,10 +43,11 @@ export function planUnits(n: number, depth: number, options: PlanOptions = {}): 
   if (!(target > 0)) throw new InvalidInputError('targetSeconds', target, 'a positive number');
   const maxUnits = options.maxUnits ?? DEFAULT_MAX_UNITS;
   const choice = options.algorithm ?? 'auto';
-  const algorithm =
+  const chosen: { algorithm: Algorithm; estimate?: CostEstimate } =
     choice === 'auto'
-      ? chooseAlgorithm(n, depth, { maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES }).algorithm
-      : choice;
+      ? chooseAlgorithm(n, depth, { maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES })
+      : { algorithm: choice };
+  const { algorithm } = chosen;
 
   // The window transfer builds its whole table whatever the prefix, and the seed is kept as the
   // source describes it: both run as one unit. The DFS splits freely.
@@ -58,7 +59,8 @@ export function planUnits(n: number, depth: number, options: PlanOptions = {}): 
         algorithm,
         prefix: [],
         weight: 1,
-        estimate: estimateCost(algorithm, n, depth, []),
+        // The choice already estimated the whole (n, D); do not probe the tree twice.
+        estimate: chosen.estimate ?? estimateCost(algorithm, n, depth, []),
       },
     ];
   }
