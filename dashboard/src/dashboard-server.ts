@@ -13,6 +13,7 @@ import {
   createRedis,
   InvalidInputError,
   QUEUE_NAMES,
+  queueStreams,
   redisOptions,
   SweepRegistry,
   WeakQueensError,
@@ -51,7 +52,11 @@ export class DashboardServer {
     this.redis = createRedis(config, 'producer');
     this.redis.on('error', (err) => logger.debug({ err }, 'redis connection error'));
     this.client = new PipelineClient(config);
-    const queueOptions = { connection: redisOptions(config, 'producer'), prefix: config.prefix };
+    const queueOptions = {
+      connection: redisOptions(config, 'producer'),
+      prefix: config.prefix,
+      streams: queueStreams(),
+    };
     this.queues = {
       count: new Queue(QUEUE_NAMES.count, queueOptions),
       aggregate: new Queue(QUEUE_NAMES.aggregate, queueOptions),

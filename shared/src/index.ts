@@ -20,6 +20,7 @@ export {
   type WorkUnit,
   type PlanOptions,
   planUnits,
+  unitWeight,
   countUnit,
   countPlacements,
 } from './kernel/plan.js';

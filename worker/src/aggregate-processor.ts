@@ -45,6 +45,22 @@ async function sumUnits(
   { store, logger }: AggregateProcessorDeps,
 ): Promise<DepthResult | VerifiedResult> {
   const data = parseDepthJobData(job.data);
+  // N(n, D) is the sum over every unit of one recorded plan, each exactly once: a depth job
+  // that lists fewer, more or other units than the producer planned is refused.
+  const plan = await store.planUnitKeys(data.n, data.depth, data.planId);
+  const role = data.role ?? 'primary';
+  if (!plan)
+    throw inconsistent(`plan ${data.planId} of N(${data.n}, ${data.depth}) is not recorded`);
+  if (
+    plan.header.role !== role ||
+    plan.header.algorithm !== data.algorithm ||
+    plan.keys.size !== data.unitKeys.length ||
+    !data.unitKeys.every((k) => plan.keys.has(k))
+  ) {
+    throw inconsistent(
+      `the units listed for N(${data.n}, ${data.depth}) are not those of plan ${data.planId}`,
+    );
+  }
   const found = new Map<string, UnitResult>();
   let first: DepthResult | undefined;
   for (const value of Object.values(await job.getChildrenValues())) {

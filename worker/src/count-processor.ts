@@ -5,7 +5,9 @@ import {
   estimateCost,
   type Logger,
   parseUnitJobData,
+  type PlanHeader,
   type ResultStore,
+  type UnitJobData,
   type UnitResult,
   unitKey,
   type VerifiedResult,
@@ -46,8 +48,23 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       log.warn({ err }, 'invalid unit job');
       throw asJobFailure(err);
     }
-    const key = unitKey(data.prefix);
+    const key = unitKey(data.prefix, data.suffix);
     const check = data.role === 'check';
+    // Only a unit the producer planned is counted, as planned: a job added by hand (or by a
+    // buggy client) with a valid shape never becomes a result.
+    const planned = await store.plannedUnit(data.n, data.depth, data.planId, key);
+    const refusal =
+      planned &&
+      (planned.unit.weight !== data.weight
+        ? `weight ${data.weight} is not the planned ${planned.unit.weight}`
+        : refuseAgainstPlan(data, planned.header));
+    if (!planned || refusal) {
+      const reason = planned
+        ? refusal
+        : `unit ${key} of N(${data.n}, ${data.depth}) is not in recorded plan ${data.planId}`;
+      log.warn({ n: data.n, depth: data.depth, unit: key, reason }, 'unplanned unit refused');
+      throw new UnrecoverableError(`unit job: ${reason}; only planned units are counted`);
+    }
     // The second count of a verified (n, D) as one unit runs after the first (its child).
     const first =
       check && data.whole ? await firstCount(job, data.n, data.depth, store) : undefined;
@@ -66,7 +83,7 @@ export function createCountProcessor(deps: CountProcessorDeps) {
             check: wholeDepth(result),
           }
         : result;
-    const stored = (await store.units(data.n, data.depth, data.role)).get(key);
+    const stored = await store.unit(data.n, data.depth, key, data.role);
     if (stored) {
       log.info({ n: data.n, depth: data.depth, unit: key }, 'unit already in the result store');
       // A worker killed between the two writes below left the unit without its N(n, D).
@@ -114,9 +131,11 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       depth: data.depth,
       algorithm,
       prefix: data.prefix,
-      weight: data.weight,
+      ...(data.suffix.length ? { suffix: data.suffix } : {}),
+      weight: data.weight as WorkUnit['weight'],
       estimate: { seconds: data.estimateSeconds, bytes },
     };
+    const { modelSeconds, boundSeconds } = planned.unit;
     let lastReport = 0;
     const onProgress = (fraction: number): void => {
       const now = Date.now();
@@ -130,7 +149,7 @@ export function createCountProcessor(deps: CountProcessorDeps) {
     const started = performance.now();
     let value: bigint;
     try {
-      value = await pool.run(unit, onProgress);
+      value = await pool.run(unit, onProgress, { boundSeconds });
     } catch (err) {
       if (err instanceof HandBackError) {
         // Back to `wait` without spending an attempt; another worker takes it from the start.
@@ -152,12 +171,17 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       worker: workerId,
       estimateSeconds: data.estimateSeconds,
       ...(check ? { role: 'check' as const } : {}),
-      // Only a unit run as planned says something about the planned algorithm's model.
-      ...(data.modelSeconds === undefined || algorithm !== data.algorithm
-        ? {}
-        : { modelSeconds: data.modelSeconds }),
+      // Only a unit run as planned says something about the planned algorithm's model; the
+      // model seconds come from the recorded plan, not from the job.
+      ...(algorithm !== data.algorithm ? {} : { modelSeconds }),
     };
-    await store.putUnit(result);
+    if ((await store.putUnit(result)) === 'conflict') {
+      throw new UnrecoverableError(
+        `unit ${key} of N(${data.n}, ${data.depth}) counted ${result.value}, but the result ` +
+          `store holds another value for it; both are kept as a disagreement ` +
+          `(wq verify ${data.n} --repair counts it again)`,
+      );
+    }
     if (data.whole) await store.putDepth(wholeDepth(result));
     await job.updateProgress(100);
     log.info(
@@ -166,4 +190,17 @@ export function createCountProcessor(deps: CountProcessorDeps) {
     );
     return answer(result);
   };
+}
+
+/** Why a unit job disagrees with the plan it names, or undefined when it matches. */
+function refuseAgainstPlan(data: UnitJobData, header: PlanHeader): string | undefined {
+  const role = data.role ?? 'primary';
+  if (header.role !== role) return `plan ${data.planId} is a ${header.role} count, not ${role}`;
+  if (header.algorithm !== data.algorithm) {
+    return `plan ${data.planId} counts with ${header.algorithm}, not ${data.algorithm}`;
+  }
+  if (data.whole !== (header.units === 1)) {
+    return `whole is ${data.whole}, but plan ${data.planId} has ${header.units} unit(s)`;
+  }
+  return undefined;
 }

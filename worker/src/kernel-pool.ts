@@ -21,12 +21,37 @@ export class KernelPool {
     private readonly script: URL = new URL('./kernel-thread.js', import.meta.url),
   ) {}
 
-  /** Counts one unit on a free thread (there is always one: BullMQ concurrency = pool size). */
-  run(unit: WorkUnit, onProgress: (fraction: number) => void): Promise<bigint> {
+  /**
+   * Counts one unit on a free thread (there is always one: BullMQ concurrency = pool size).
+   * With `boundSeconds`, a unit still running after that long is stopped (its thread is
+   * terminated) and rejected with a non-retryable KernelError that says so.
+   */
+  run(
+    unit: WorkUnit,
+    onProgress: (fraction: number) => void,
+    options: { boundSeconds?: number } = {},
+  ): Promise<bigint> {
     if (this.closed) return Promise.reject(new HandBackError());
     const slot = this.acquire();
     return new Promise<bigint>((resolve, reject) => {
+      const bound = options.boundSeconds;
+      // setTimeout holds at most 2^31 − 1 ms (24.8 days); a longer bound is no bound here.
+      const timer =
+        bound === undefined || bound * 1000 > 2 ** 31 - 1
+          ? undefined
+          : setTimeout(() => {
+              this.slots.delete(slot);
+              slot.abort?.(
+                new KernelError(
+                  `the unit ran past its work bound of ${bound} s (its plan's estimate ` +
+                    `allows no more); stopped`,
+                  false,
+                ),
+              );
+              void slot.thread.terminate();
+            }, bound * 1000);
       const finish = (): void => {
+        if (timer) clearTimeout(timer);
         slot.thread.off('message', onMessage);
         slot.busy = false;
         slot.abort = undefined;

@@ -1,13 +1,14 @@
 // The producer's view of the pipeline: submit sweeps, follow them, read results, cancel and
 // retry. It talks to Redis only (queues and the result store), never to workers directly.
 import { randomBytes } from 'node:crypto';
-import { FlowProducer, type Job, Queue } from 'bullmq';
+import { type FlowJob, type FlowJobNode, FlowProducer, type Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   type Calibration,
   createRedis,
   InvalidInputError,
   QUEUE_NAMES,
+  queueStreams,
   redisOptions,
   ResultStore,
   sumJobId,
@@ -92,9 +93,10 @@ export class PipelineClient {
     this.store = new ResultStore(this.redis, config.prefix);
     this.registry = new SweepRegistry(this.redis, config.prefix);
     const options = { connection: redisOptions(config, 'producer'), prefix: config.prefix };
+    const queueOptions = { ...options, streams: queueStreams() };
     this.queues = {
-      count: new Queue(QUEUE_NAMES.count, options),
-      aggregate: new Queue(QUEUE_NAMES.aggregate, options),
+      count: new Queue(QUEUE_NAMES.count, queueOptions),
+      aggregate: new Queue(QUEUE_NAMES.aggregate, queueOptions),
     };
     this.flows = new FlowProducer(options);
     // Connection errors surface as failed commands (one clear line from ping); the events
@@ -158,11 +160,15 @@ export class PipelineClient {
         continue;
       }
       // A flow whose root exists would add its children a second time (BullMQ adds children
-      // of a duplicate parent), so an n already in the queues is left alone.
-      if ((await this.queues.aggregate.getJobState(sumJobId(n))) !== 'unknown') {
+      // of a duplicate parent), so an n already in the queues is left alone. A finished root
+      // without a stored S(n) (deleted by hand, withdrawn by a recount, or failed) is stale:
+      // it goes, with what is left of its flow, and the n is planned afresh.
+      const state = await this.queues.aggregate.getJobState(sumJobId(n));
+      if (state !== 'unknown' && !(await this.removeIfFinished(sumJobId(n), state))) {
         sizes.push({ n, outcome: 'queued', jobs: 0 });
         continue;
       }
+      await this.removeFinishedJobs(planned.flow);
       await this.flows.add(planned.flow);
       added += planned.jobs;
       sizes.push({ n, outcome: 'added', jobs: planned.jobs });
@@ -207,6 +213,23 @@ export class PipelineClient {
         sizes.push({ n, state: 'failed', unitsDone, units, reason: await this.rootCause(job) });
       } else if (state === 'unknown') {
         sizes.push({ n, state: 'missing', unitsDone, units });
+      } else if (state === 'completed') {
+        // Finished: S(n) was published after the read above, or it was deleted or withdrawn.
+        const published = (await this.store.sums([n])).get(n);
+        if (published !== undefined) {
+          sizes.push({ n, state: 'done', unitsDone: units, units, S: published });
+          continue;
+        }
+        const withdrawn = await this.store.mismatch(n);
+        sizes.push({
+          n,
+          state: 'failed',
+          unitsDone,
+          units,
+          reason: withdrawn
+            ? `S(${n}) was withdrawn: a recount disagreed (${withdrawn.depths.map((d) => `N(${n}, ${d.depth}): ${d.value} against ${d.expected}`).join('; ')})`
+            : `S(${n}) is no longer in the result store; submit it again to recount it`,
+        });
       } else {
         sizes.push({ n, state: unitsDone > 0 ? 'running' : 'queued', unitsDone, units });
       }
@@ -404,6 +427,36 @@ export class PipelineClient {
       reason = `${child.id}: ${child.failedReason}`;
     }
     return reason;
+  }
+
+  /** Removes a finished (completed or failed) root with its children; true when it is gone. */
+  private async removeIfFinished(id: string, state: string): Promise<boolean> {
+    if (state !== 'completed' && state !== 'failed') return false;
+    return (await this.queues.aggregate.remove(id, { removeChildren: true })) === 1;
+  }
+
+  /**
+   * Job ids are deterministic, and BullMQ ignores a job whose id exists: a finished job left
+   * from an earlier flow (kept by the retention policy) would stand in for a new one that never
+   * runs. One pipelined read finds them; the rare ones found are removed.
+   */
+  private async removeFinishedJobs(flow: FlowJob): Promise<void> {
+    const jobs: { queue: string; id: string }[] = [];
+    const walk = (node: FlowJob | FlowJobNode): void => {
+      if (node.opts?.jobId) jobs.push({ queue: node.queueName, id: node.opts.jobId });
+      for (const child of node.children ?? []) walk(child);
+    };
+    walk(flow);
+    const read = this.redis.pipeline();
+    for (const { queue, id } of jobs)
+      read.hget(`${this.config.prefix}:${queue}:${id}`, 'finishedOn');
+    const finished = (await read.exec()) ?? [];
+    for (let i = 0; i < jobs.length; i++) {
+      const job = jobs[i];
+      if (!job || finished[i]?.[1] == null) continue;
+      const queue = job.queue === QUEUE_NAMES.count ? this.queues.count : this.queues.aggregate;
+      await queue.remove(job.id, { removeChildren: true });
+    }
   }
 
   private async removeWaitingChildren(queueName: string, id: string): Promise<void> {

@@ -6,6 +6,7 @@ import type { FlowJob, FlowJobNode, JobsOptions } from 'bullmq';
 import {
   type Algorithm,
   ALGORITHMS,
+  boundSeconds,
   type Calibration,
   checkJobId,
   checkUnitJobId,
@@ -14,6 +15,9 @@ import {
   type DepthJobData,
   estimateCost,
   JOB_NAMES,
+  JOB_RETENTION,
+  planIdOf,
+  type PlannedUnitRecord,
   planUnits,
   QUEUE_NAMES,
   type ResultStore,
@@ -65,6 +69,46 @@ export interface PlannedDepth {
   readonly units: readonly PlannedUnit[];
   /** `check`: the second count of a verified sweep. */
   readonly role?: 'check';
+}
+
+/** The id a plan is recorded under (a digest of its count, algorithm and unit keys). */
+export function planIdOfDepth(plan: PlannedDepth): string {
+  return planIdOf(
+    { n: plan.n, depth: plan.depth, role: plan.role ?? 'primary', algorithm: plan.algorithm },
+    plan.units.map((u) => keyOf(u.unit)),
+  );
+}
+
+function keyOf(unit: WorkUnit): string {
+  return unitKey(unit.prefix, unitSuffix(unit));
+}
+
+/** The fixed last rows of a unit (kernels without them have none). */
+function unitSuffix(unit: WorkUnit): readonly number[] {
+  return (unit as { suffix?: readonly number[] }).suffix ?? [];
+}
+
+/** Records a plan in the store, so workers count its units and nothing else. */
+async function recordPlan(plan: PlannedDepth, planId: string, store: ResultStore): Promise<void> {
+  const units = new Map<string, PlannedUnitRecord>();
+  for (const { unit, estimateSeconds } of plan.units) {
+    units.set(keyOf(unit), {
+      weight: unit.weight,
+      modelSeconds: unit.estimate.seconds,
+      boundSeconds: boundSeconds(estimateSeconds),
+    });
+  }
+  await store.putPlan(
+    {
+      n: plan.n,
+      depth: plan.depth,
+      role: plan.role ?? 'primary',
+      algorithm: plan.algorithm,
+      units: units.size,
+    },
+    planId,
+    units,
+  );
 }
 
 /** The algorithms `auto` chooses from; the seed's sorted merge is the reference, never faster. */
@@ -129,9 +173,14 @@ export async function planSize(
     (t, p) => t + p.units.reduce((s, u) => s + u.estimateSeconds, 0),
     0,
   );
-  if ((await store.sums([n])).has(n)) return { n, units, jobs: 0, estimateSeconds };
+  // A stored S(n) is done, unless this is a verified sweep and it was never checked: then
+  // every stored N(n, D) is counted again by another algorithm and compared.
+  if ((await store.sums([n])).has(n) && !(options.verify && !(await store.record(n))?.checks)) {
+    return { n, units, jobs: 0, estimateSeconds };
+  }
 
   const retry: JobsOptions = {
+    ...JOB_RETENTION,
     attempts: options.attempts,
     backoff: { type: 'exponential', delay: 1000 },
     // A failed part makes its sum fail too, so `wq status` shows the n as failed.
@@ -172,7 +221,12 @@ export async function planSize(
     name: JOB_NAMES.sum,
     queueName: QUEUE_NAMES.aggregate,
     data: sumData,
-    opts: { attempts: options.attempts, backoff: retry.backoff, jobId: sumJobId(n) },
+    opts: {
+      ...JOB_RETENTION,
+      attempts: options.attempts,
+      backoff: retry.backoff,
+      jobId: sumJobId(n),
+    },
     ...(children.length ? { children } : {}),
   };
   return { n, flow, units, jobs, estimateSeconds };
@@ -210,13 +264,15 @@ async function countNode(
   const check = role === 'check';
   const id = check ? checkJobId(n, depth) : depthJobId(n, depth);
   const below = under ? [under] : [];
+  const planId = planIdOfDepth(plan);
+  await recordPlan(plan, planId, store);
   const only = plan.units[0];
   if (plan.units.length === 1 && only) {
     return {
       node: {
         name: JOB_NAMES.unit,
         queueName: QUEUE_NAMES.count,
-        data: unitData(only, sweepId, true, role),
+        data: unitData(only, sweepId, planId, true, role),
         opts: { ...retry, priority: only.priority, jobId: id },
         ...(below.length ? { children: below } : {}),
       },
@@ -226,15 +282,15 @@ async function countNode(
   const stored = await store.units(n, depth, role ?? 'primary');
   const unitJobs: FlowJobNode[] = [];
   plan.units.forEach((planned, index) => {
-    if (stored.has(unitKey(planned.unit.prefix))) return;
+    if (stored.has(keyOf(planned.unit))) return;
     unitJobs.push({
       name: JOB_NAMES.unit,
       queueName: QUEUE_NAMES.count,
-      data: unitData(planned, sweepId, false, role),
+      data: unitData(planned, sweepId, planId, false, role),
       opts: {
         ...retry,
         priority: planned.priority,
-        jobId: check ? checkUnitJobId(n, depth, index) : unitJobId(n, depth, index),
+        jobId: check ? checkUnitJobId(n, depth, planId, index) : unitJobId(n, depth, planId, index),
       },
     });
   });
@@ -243,7 +299,8 @@ async function countNode(
     n,
     depth,
     algorithm: plan.algorithm,
-    unitKeys: plan.units.map((u) => unitKey(u.unit.prefix)),
+    unitKeys: plan.units.map((u) => keyOf(u.unit)),
+    planId,
     ...(role ? { role } : {}),
   };
   const nodes = [...unitJobs, ...below];
@@ -262,6 +319,7 @@ async function countNode(
 function unitData(
   planned: PlannedUnit,
   sweepId: string,
+  planId: string,
   whole: boolean,
   role?: 'check',
 ): UnitJobData {
@@ -272,7 +330,9 @@ function unitData(
     depth: unit.depth,
     algorithm: unit.algorithm,
     prefix: unit.prefix,
+    suffix: unitSuffix(unit),
     weight: unit.weight,
+    planId,
     estimateSeconds: planned.estimateSeconds,
     modelSeconds: unit.estimate.seconds,
     whole,

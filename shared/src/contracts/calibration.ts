@@ -23,10 +23,37 @@ export const CALIBRATION_MIN_ACTUAL_SECONDS = 1;
 /** A ratio outside these bounds says more about a noisy machine than about the model. */
 export const CALIBRATION_RATIO_BOUNDS = [0.1, 10] as const;
 
+/** No real unit averages more than a day on one core: sums beyond that were written by hand. */
+const MAX_SECONDS_PER_UNIT = 86_400;
+
+/**
+ * The algorithms whose stored sums cannot come from real units (not finite, negative, or
+ * averaging more than a day per unit). The store deletes them instead of planning with them.
+ */
+export function corruptCalibration(fields: Readonly<Record<string, string>>): Algorithm[] {
+  return ALGORITHMS.filter((algorithm) => {
+    const raw = ['units', 'model', 'actual'].map((k) => fields[`${algorithm}:${k}`]);
+    if (raw.every((v) => v === undefined)) return false;
+    const [units, model, actual] = raw.map((v) => Number(v ?? 0)) as [number, number, number];
+    return !(
+      Number.isInteger(units) &&
+      units >= 0 &&
+      Number.isFinite(model) &&
+      Number.isFinite(actual) &&
+      model >= 0 &&
+      actual >= 0 &&
+      model <= units * MAX_SECONDS_PER_UNIT &&
+      actual <= units * MAX_SECONDS_PER_UNIT
+    );
+  });
+}
+
 /** Builds the calibration from the stored sums (hash fields `<algorithm>:units|model|actual`). */
 export function calibrationFromFields(fields: Readonly<Record<string, string>>): Calibration {
   const calibration: Partial<Record<Algorithm, AlgorithmCalibration>> = {};
+  const corrupt = corruptCalibration(fields);
   for (const algorithm of ALGORITHMS) {
+    if (corrupt.includes(algorithm)) continue;
     const units = Number(fields[`${algorithm}:units`] ?? 0);
     const modelSeconds = Number(fields[`${algorithm}:model`] ?? 0);
     const actualSeconds = Number(fields[`${algorithm}:actual`] ?? 0);

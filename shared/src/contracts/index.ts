@@ -2,12 +2,17 @@
 export {
   QUEUE_NAMES,
   type QueueName,
+  JOB_RETENTION,
+  EVENTS_MAX_LEN,
+  queueStreams,
   JOB_NAMES,
   type JobName,
   sumJobId,
   depthJobId,
   unitJobId,
   unitKey,
+  UNIT_KEY,
+  parseUnitKey,
   checkJobId,
   checkUnitJobId,
 } from './queues.js';
@@ -36,7 +41,16 @@ export {
   parseSumChild,
 } from './job-results.js';
 export { type StoreKeys, storeKeys } from './store-keys.js';
-export { ResultStore, type Role } from './result-store.js';
+export { ResultStore, type Role, type PutUnitOutcome, type Disagreement } from './result-store.js';
+export {
+  type PlannedUnitRecord,
+  type PlanHeader,
+  BOUND_FACTOR,
+  MIN_BOUND_SECONDS,
+  boundSeconds,
+  PLAN_ID,
+  planIdOf,
+} from './plan-record.js';
 export {
   SweepRegistry,
   type SweepRecord,

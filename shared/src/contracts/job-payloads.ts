@@ -3,6 +3,9 @@
 import { InvalidInputError } from '../errors.js';
 import { type Algorithm, ALGORITHMS } from '../kernel/algorithms.js';
 import { assertBoard, assertLegalPrefix } from '../kernel/board.js';
+import { unitWeight } from '../kernel/plan.js';
+import { PLAN_ID } from './plan-record.js';
+import { UNIT_KEY } from './queues.js';
 
 /** A `unit` job: count the completions of `prefix` on an (n, D) board, times `weight`. */
 export interface UnitJobData {
@@ -11,7 +14,12 @@ export interface UnitJobData {
   readonly depth: number;
   readonly algorithm: Algorithm;
   readonly prefix: readonly number[];
-  readonly weight: 1 | 2;
+  /** Fixed last rows, from the bottom up (empty for units that fix only first rows). */
+  readonly suffix: readonly number[];
+  /** Follows from the rows (`unitWeight`); a unit job with another weight is refused. */
+  readonly weight: 1 | 2 | 4;
+  /** The recorded plan this unit belongs to (`plan-record.ts`). */
+  readonly planId: string;
   /** Expected single-core seconds (calibrated; for progress, priority and the records). */
   readonly estimateSeconds: number;
   /** The kernel's estimate before calibration, kept with the result to calibrate later plans. */
@@ -29,6 +37,8 @@ export interface DepthJobData {
   readonly depth: number;
   readonly algorithm: Algorithm;
   readonly unitKeys: readonly string[];
+  /** The recorded plan whose units these are, all of them. */
+  readonly planId: string;
   /** `check`: the second count of a verified sweep; its other child is the first count. */
   readonly role?: 'check';
 }
@@ -73,6 +83,56 @@ function role(fields: Fields, what: string): { role?: 'check' } {
   return { role: value };
 }
 
+function planId(fields: Fields, what: string): string {
+  const value = fields.planId;
+  if (typeof value !== 'string' || !PLAN_ID.test(value)) {
+    throw new InvalidInputError(`${what}.planId`, value, 'a plan id of 12 hex digits');
+  }
+  return value;
+}
+
+function columns(fields: Fields, name: string, n: number, what: string): number[] {
+  const value = fields[name];
+  if (
+    !Array.isArray(value) ||
+    value.length > n ||
+    !value.every((c) => Number.isInteger(c) && c >= 0 && c < n)
+  ) {
+    throw new InvalidInputError(
+      `${what}.${name}`,
+      value,
+      `at most n = ${n} column numbers from 0 to ${n - 1}`,
+    );
+  }
+  return value as number[];
+}
+
+/** No unit is planned for more than a year of one core; larger figures are not estimates. */
+const MAX_ESTIMATE_SECONDS = 365 * 86_400;
+
+function seconds(
+  fields: Fields,
+  name: string,
+  what: string,
+  optional: boolean,
+): number | undefined {
+  const value = fields[name];
+  if (value === undefined && optional) return undefined;
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    value < 0 ||
+    value > MAX_ESTIMATE_SECONDS
+  ) {
+    throw new InvalidInputError(
+      `${what}.${name}`,
+      value,
+      `a number of seconds from 0 to ${MAX_ESTIMATE_SECONDS}${optional ? ', or absent' : ''}`,
+    );
+  }
+  return value;
+}
+
 /** Sweep ids name Redis keys and appear in job data: letters, digits, '-' and '_' only. */
 export const SWEEP_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -102,33 +162,35 @@ export function parseUnitJobData(data: unknown): UnitJobData {
   const what = 'unit job';
   const fields = asObject(data, what);
   const { n, depth } = board(fields, what);
-  const prefix = fields.prefix;
-  if (
-    !Array.isArray(prefix) ||
-    prefix.length > n ||
-    !prefix.every((c) => Number.isInteger(c) && c >= 0 && c < n)
-  ) {
+  const prefix = columns(fields, 'prefix', n, what);
+  const suffix = fields.suffix === undefined ? [] : columns(fields, 'suffix', n, what);
+  if (prefix.length + suffix.length > n) {
     throw new InvalidInputError(
-      `${what}.prefix`,
-      prefix,
-      `at most n = ${n} column numbers from 0 to ${n - 1}`,
+      `${what}.suffix`,
+      suffix,
+      `at most n − prefix = ${n - prefix.length} rows`,
     );
   }
   try {
-    assertLegalPrefix(n, depth, prefix as number[]);
+    assertLegalPrefix(n, depth, prefix);
   } catch {
     throw new InvalidInputError(`${what}.prefix`, prefix, 'columns that do not attack each other');
   }
+  // The weight is not the job's to choose: it follows from the unit's rows and the symmetry.
+  const expected = unitWeight(n, depth, prefix, suffix);
+  if (expected === 0) {
+    throw new InvalidInputError(
+      `${what}.prefix`,
+      prefix,
+      'the rows of a planned unit (the first row in the left half, or the middle column)',
+    );
+  }
   const weight = fields.weight;
-  if (weight !== 1 && weight !== 2) throw new InvalidInputError(`${what}.weight`, weight, '1 or 2');
-  const estimateSeconds = fields.estimateSeconds;
-  if (typeof estimateSeconds !== 'number' || !(estimateSeconds >= 0)) {
-    throw new InvalidInputError(`${what}.estimateSeconds`, estimateSeconds, 'a number ≥ 0');
+  if (weight !== expected) {
+    throw new InvalidInputError(`${what}.weight`, weight, `${expected}, as these rows give`);
   }
-  const modelSeconds = fields.modelSeconds;
-  if (modelSeconds !== undefined && (typeof modelSeconds !== 'number' || !(modelSeconds >= 0))) {
-    throw new InvalidInputError(`${what}.modelSeconds`, modelSeconds, 'a number ≥ 0 or absent');
-  }
+  const estimateSeconds = seconds(fields, 'estimateSeconds', what, false) ?? 0;
+  const modelSeconds = seconds(fields, 'modelSeconds', what, true);
   const whole = fields.whole;
   if (typeof whole !== 'boolean')
     throw new InvalidInputError(`${what}.whole`, whole, 'true or false');
@@ -137,14 +199,19 @@ export function parseUnitJobData(data: unknown): UnitJobData {
     n,
     depth,
     algorithm: algorithm(fields, what),
-    prefix: prefix as number[],
-    weight,
+    prefix,
+    suffix,
+    weight: expected,
+    planId: planId(fields, what),
     estimateSeconds,
     ...(modelSeconds === undefined ? {} : { modelSeconds }),
     whole,
     ...role(fields, what),
   };
 }
+
+/** A split (n, D) never has more units than this; longer key lists are not plans. */
+const MAX_UNIT_KEYS = 1_000_000;
 
 export function parseDepthJobData(data: unknown): DepthJobData {
   const what = 'depth job';
@@ -154,7 +221,8 @@ export function parseDepthJobData(data: unknown): DepthJobData {
   if (
     !Array.isArray(keys) ||
     keys.length === 0 ||
-    !keys.every((k) => typeof k === 'string' && /^(\*|\d+(\.\d+)*)$/.test(k)) ||
+    keys.length > MAX_UNIT_KEYS ||
+    !keys.every((k) => typeof k === 'string' && UNIT_KEY.test(k)) ||
     new Set(keys).size !== keys.length
   ) {
     throw new InvalidInputError(`${what}.unitKeys`, keys, 'distinct unit keys such as "3.1"');
@@ -165,6 +233,7 @@ export function parseDepthJobData(data: unknown): DepthJobData {
     depth,
     algorithm: algorithm(fields, what),
     unitKeys: keys as string[],
+    planId: planId(fields, what),
     ...role(fields, what),
   };
 }

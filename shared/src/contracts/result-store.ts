@@ -12,22 +12,65 @@ import {
 } from './job-results.js';
 import { type StoreKeys, storeKeys } from './store-keys.js';
 import {
+  encodePlannedUnit,
+  PLAN_HEADER_FIELD,
+  type PlanHeader,
+  type PlannedUnitRecord,
+  parsePlanHeader,
+  parsePlannedUnit,
+} from './plan-record.js';
+import type { Role } from './roles.js';
+import {
   type Calibration,
   CALIBRATION_MIN_MODEL_SECONDS,
   calibrationFromFields,
+  corruptCalibration,
 } from './calibration.js';
 
-/** Which count of an (n, D): the first, or the second of a verified sweep. */
-export type Role = 'primary' | 'check';
+export type { Role } from './roles.js';
 
-/** KEYS: units hash, calibration hash. ARGV: unit key, result JSON, algorithm or '', model s, actual s. */
+/**
+ * KEYS: units hash, calibration hash, disagreements hash. ARGV: unit key, result JSON,
+ * algorithm or '', model s, actual s, value, disagreement field, disagreement JSON.
+ * Returns 1 when stored, 2 when the same value was already there, 0 when another value was
+ * (then the new count is kept aside as a disagreement and the stored one is not touched).
+ */
 const PUT_UNIT = `
-if redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) == 1 and ARGV[3] ~= '' then
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+if old then
+  local ok, stored = pcall(cjson.decode, old)
+  if ok and type(stored) == 'table' and stored['value'] == ARGV[6] then return 2 end
+  redis.call('HSET', KEYS[3], ARGV[7], ARGV[8])
+  return 0
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if ARGV[3] ~= '' then
   redis.call('HINCRBY', KEYS[2], ARGV[3] .. ':units', 1)
   redis.call('HINCRBYFLOAT', KEYS[2], ARGV[3] .. ':model', ARGV[4])
   redis.call('HINCRBYFLOAT', KEYS[2], ARGV[3] .. ':actual', ARGV[5])
 end
 return 1`;
+
+/** How a unit's result met the store. */
+export type PutUnitOutcome = 'stored' | 'duplicate' | 'conflict';
+
+/** A unit counted twice with two different values: both kept, neither trusted. */
+export interface Disagreement {
+  readonly n: number;
+  readonly depth: number;
+  readonly role: Role;
+  readonly unit: string;
+  /** The value the store held (still there). */
+  readonly stored: string;
+  readonly storedWorker: string;
+  /** The new count, kept aside. */
+  readonly counted: string;
+  readonly countedWorker: string;
+  readonly at: string;
+}
+
+/** Largest model seconds one unit may add to the calibration sums (a day on one core). */
+const MAX_CALIBRATING_SECONDS = 86_400;
 
 export class ResultStore {
   readonly keys: StoreKeys;
@@ -43,29 +86,137 @@ export class ResultStore {
    * Stores a unit's result. The first time a unit is stored, its measured and estimated seconds
    * also go into the calibration sums (one script, so a unit delivered twice counts once).
    */
-  async putUnit(result: UnitResult): Promise<void> {
+  async putUnit(result: UnitResult): Promise<PutUnitOutcome> {
+    const role: Role = result.role === 'check' ? 'check' : 'primary';
     const units =
-      result.role === 'check'
+      role === 'check'
         ? this.keys.checkUnits(result.n, result.depth)
         : this.keys.units(result.n, result.depth);
+    // Only plausible pairs calibrate: one absurd value would skew every later plan for good.
     const calibrates =
-      result.modelSeconds !== undefined && result.modelSeconds >= CALIBRATION_MIN_MODEL_SECONDS;
-    await this.redis.eval(
+      result.modelSeconds !== undefined &&
+      result.modelSeconds >= CALIBRATION_MIN_MODEL_SECONDS &&
+      result.modelSeconds <= MAX_CALIBRATING_SECONDS &&
+      result.seconds <= MAX_CALIBRATING_SECONDS;
+    const existing = await this.redis.hget(units, result.unit);
+    const storedWorker = existing === null ? '' : workerOf(existing);
+    const disagreement: Disagreement = {
+      n: result.n,
+      depth: result.depth,
+      role,
+      unit: result.unit,
+      stored: existing === null ? '' : valueOf(existing),
+      storedWorker,
+      counted: result.value,
+      countedWorker: result.worker,
+      at: new Date().toISOString(),
+    };
+    const outcome = await this.redis.eval(
       PUT_UNIT,
-      2,
+      3,
       units,
       this.keys.calibration,
+      this.keys.disagreements,
       result.unit,
       JSON.stringify(result),
       calibrates ? result.algorithm : '',
       String(result.modelSeconds ?? 0),
       String(result.seconds),
+      result.value,
+      disagreementField(result.n, result.depth, role, result.unit),
+      JSON.stringify(disagreement),
     );
+    return outcome === 1 ? 'stored' : outcome === 2 ? 'duplicate' : 'conflict';
+  }
+
+  /** Units counted twice with different values, oldest first. */
+  async disagreements(): Promise<Disagreement[]> {
+    const raw = await this.redis.hvals(this.keys.disagreements);
+    return raw
+      .map((json) => JSON.parse(json) as Disagreement)
+      .sort((a, b) => a.at.localeCompare(b.at));
+  }
+
+  /**
+   * Settles the disagreements of (n, D): the unit counts of both sides are forgotten, with
+   * N(n, D) and S(n), so that the next sweep counts them again from scratch.
+   */
+  async forgetDisagreements(n: number, depth: number): Promise<number> {
+    const fields = (await this.redis.hkeys(this.keys.disagreements)).filter((f) =>
+      f.startsWith(`${n}:${depth}:`),
+    );
+    if (fields.length === 0) return 0;
+    await this.redis
+      .multi()
+      .hdel(this.keys.disagreements, ...fields)
+      .del(this.keys.units(n, depth), this.keys.checkUnits(n, depth))
+      .hdel(this.keys.depths(n), String(depth))
+      .hdel(this.keys.checkDepths(n), String(depth))
+      .hdel(this.keys.sums, String(n))
+      .hdel(this.keys.records, String(n))
+      .exec();
+    return fields.length;
+  }
+
+  /** Records a plan's units (in slices, so a plan of 100,000 units is not one huge command). */
+  async putPlan(header: PlanHeader, planId: string, units: ReadonlyMap<string, PlannedUnitRecord>) {
+    const key = this.keys.plan(header.n, header.depth, planId);
+    const entries = [...units];
+    const SLICE = 5000;
+    const write = this.redis.multi().hset(key, PLAN_HEADER_FIELD, JSON.stringify(header));
+    for (let i = 0; i < entries.length; i += SLICE) {
+      const fields: string[] = [];
+      for (const [unit, record] of entries.slice(i, i + SLICE)) {
+        fields.push(unit, encodePlannedUnit(record));
+      }
+      write.hset(key, ...fields);
+    }
+    await write.exec();
+  }
+
+  /** One unit of a recorded plan with its header, or undefined when the plan has no such unit. */
+  async plannedUnit(
+    n: number,
+    depth: number,
+    planId: string,
+    unit: string,
+  ): Promise<{ header: PlanHeader; unit: PlannedUnitRecord } | undefined> {
+    const [header, record] = await this.redis.hmget(
+      this.keys.plan(n, depth, planId),
+      PLAN_HEADER_FIELD,
+      unit,
+    );
+    if (header == null || record == null) return undefined;
+    return { header: parsePlanHeader(header), unit: parsePlannedUnit(record) };
+  }
+
+  /** The unit keys of a recorded plan, or undefined when there is no such plan. */
+  async planUnitKeys(
+    n: number,
+    depth: number,
+    planId: string,
+  ): Promise<{ header: PlanHeader; keys: Set<string> } | undefined> {
+    const fields = await this.redis.hkeys(this.keys.plan(n, depth, planId));
+    const json = await this.redis.hget(this.keys.plan(n, depth, planId), PLAN_HEADER_FIELD);
+    if (json === null) return undefined;
+    return {
+      header: parsePlanHeader(json),
+      keys: new Set(fields.filter((f) => f !== PLAN_HEADER_FIELD)),
+    };
   }
 
   /** Per algorithm, measured against estimated seconds of the stored units. */
   async calibration(): Promise<Calibration> {
-    return calibrationFromFields(await this.redis.hgetall(this.keys.calibration));
+    const fields = await this.redis.hgetall(this.keys.calibration);
+    const corrupt = corruptCalibration(fields);
+    if (corrupt.length > 0) {
+      // Sums no real unit could have written: forget them, so calibration starts over.
+      await this.redis.hdel(
+        this.keys.calibration,
+        ...corrupt.flatMap((a) => [`${a}:units`, `${a}:model`, `${a}:actual`]),
+      );
+    }
+    return calibrationFromFields(fields);
   }
 
   /** N(n, D) (or, with role `check`, its second count). */
@@ -81,9 +232,12 @@ export class ResultStore {
    */
   async putMismatch(mismatch: Mismatch): Promise<void> {
     const { n } = mismatch;
+    // A published S(n) that a recount contradicts is withdrawn with the counts in question.
     const forget = this.redis
       .multi()
-      .hset(this.keys.mismatches, String(n), JSON.stringify(mismatch));
+      .hset(this.keys.mismatches, String(n), JSON.stringify(mismatch))
+      .hdel(this.keys.sums, String(n))
+      .hdel(this.keys.records, String(n));
     for (const { depth } of mismatch.depths) {
       forget
         .hdel(this.keys.depths(n), String(depth))
@@ -148,6 +302,22 @@ export class ResultStore {
     return found;
   }
 
+  /** One stored unit result, or undefined. */
+  async unit(
+    n: number,
+    depth: number,
+    unit: string,
+    role: Role = 'primary',
+  ): Promise<UnitResult | undefined> {
+    const json = await this.redis.hget(
+      role === 'check' ? this.keys.checkUnits(n, depth) : this.keys.units(n, depth),
+      unit,
+    );
+    if (json === null) return undefined;
+    const result = parseUnitResult(JSON.parse(json));
+    return result.n === n && result.depth === depth && result.unit === unit ? result : undefined;
+  }
+
   async unitCount(n: number, depth: number, role: Role = 'primary'): Promise<number> {
     return this.redis.hlen(
       role === 'check' ? this.keys.checkUnits(n, depth) : this.keys.units(n, depth),
@@ -157,5 +327,28 @@ export class ResultStore {
   async record(n: number): Promise<CompletionRecord | undefined> {
     const json = await this.redis.hget(this.keys.records, String(n));
     return json === null ? undefined : (JSON.parse(json) as CompletionRecord);
+  }
+}
+
+function disagreementField(n: number, depth: number, role: Role, unit: string): string {
+  return `${n}:${depth}:${role}:${unit}`;
+}
+
+/** The value of a stored unit result ('' when unreadable: then it disagrees with anything). */
+function valueOf(json: string): string {
+  try {
+    const value = (JSON.parse(json) as { value?: unknown }).value;
+    return typeof value === 'string' ? value : '';
+  } catch {
+    return '';
+  }
+}
+
+function workerOf(json: string): string {
+  try {
+    const worker = (JSON.parse(json) as { worker?: unknown }).worker;
+    return typeof worker === 'string' ? worker : '';
+  } catch {
+    return '';
   }
 }

@@ -29,6 +29,10 @@ export interface StoreKeys {
   readonly mismatches: string;
   /** Hash `<algorithm>:units|model|actual` → sums over stored units (see calibration.ts). */
   readonly calibration: string;
+  /** Hash unit key → planned unit, plus '#' → plan header: one recorded plan of an (n, D). */
+  plan(n: number, depth: number, planId: string): string;
+  /** Hash `n:D:role:unit` → Disagreement JSON: a unit counted twice with two values. */
+  readonly disagreements: string;
 }
 
 export function storeKeys(prefix: string): StoreKeys {
@@ -46,5 +50,7 @@ export function storeKeys(prefix: string): StoreKeys {
     checkDepths: (n) => `${prefix}:results:check:N:${n}`,
     checkUnits: (n, depth) => `${prefix}:results:check:units:${n}:${depth}`,
     mismatches: `${prefix}:results:mismatches`,
+    plan: (n, depth, planId) => `${prefix}:plan:${n}:${depth}:${planId}`,
+    disagreements: `${prefix}:results:disagreements`,
   };
 }

@@ -97,6 +97,27 @@ export function planUnits(n: number, depth: number, options: PlanOptions = {}): 
   return units;
 }
 
+/**
+ * The weight a unit with these first rows must carry in a plan of `planUnits`, or 0 when no
+ * plan has such a unit. Workers use it to refuse a unit whose weight does not follow from its
+ * rows: a count times the wrong weight is a wrong N(n, D). Mirror halving: a whole (n, D) (no
+ * prefix) counts once; otherwise the first row's left half counts twice, the middle column of
+ * an odd board once, and the right half belongs to no plan.
+ */
+export function unitWeight(
+  n: number,
+  depth: number,
+  prefix: readonly number[],
+  suffix: readonly number[] = [],
+): 0 | 1 | 2 | 4 {
+  assertBoard(n, depth);
+  if (suffix.length > 0) return 0;
+  const first = prefix[0];
+  if (first === undefined) return 1;
+  if (2 * first + 1 < n) return 2;
+  return 2 * first + 1 === n ? 1 : 0;
+}
+
 function nextColumns(n: number, depth: number, prefix: readonly number[]): number[] {
   const free = ~blockedInRow(n, depth, prefix, prefix.length) & fullMask(n);
   const columns: number[] = [];
