@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { runKernelBench } from './kernel-bench.js';
 import { runPipelineBench } from './pipeline.js';
+import { runRedisMemoryBench } from './redis-memory.js';
 import { runScaleBench } from './scale.js';
 
 async function main(): Promise<number> {
@@ -10,16 +11,18 @@ async function main(): Promise<number> {
       full: { type: 'boolean', default: false },
       pipeline: { type: 'boolean', default: false },
       scale: { type: 'boolean', default: false },
+      'redis-memory': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
   });
   if (values.help) {
     console.log(
-      'usage: npm run bench [-- --full] [-- --pipeline] [-- --scale [--full]]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)',
+      'usage: npm run bench [-- --full] [-- --pipeline] [-- --scale [--full]] [-- --redis-memory]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)\n  --redis-memory: Redis bytes per queued and finished unit for a sweep of ~100,000 units',
     );
     return 0;
   }
+  if (values['redis-memory']) return (await runRedisMemoryBench()) ? 0 : 1;
   if (values.scale) return (await runScaleBench({ full: values.full })) ? 0 : 1;
   if (values.pipeline) return (await runPipelineBench()) ? 0 : 1;
   return (await runKernelBench({ full: values.full })) ? 0 : 1;

@@ -283,7 +283,10 @@ function renderWorkers(workers: readonly WorkerView[]): void {
   );
 }
 
-function renderQueues(queues: Snapshot['queues']): void {
+function renderQueues(
+  queues: Snapshot['queues'],
+  disagreements: Snapshot['disagreements'] = [],
+): void {
   const stats = $('queue-stats');
   const items: HTMLElement[] = [];
   for (const [name, counts] of Object.entries(queues)) {
@@ -291,6 +294,17 @@ function renderQueues(queues: Snapshot['queues']): void {
       .map((s) => `${counts[s] ?? 0} ${s}`)
       .join(' · ');
     items.push(h('div', {}, h('dt', {}, `${name} queue`), h('dd', {}, parts)));
+  }
+  // A unit counted twice with two values: neither is trusted until `wq verify --repair`.
+  for (const d of disagreements) {
+    items.push(
+      h(
+        'div',
+        { class: 'disagreement' },
+        h('dt', {}, `disagreement N(${d.n}, ${d.depth}) unit ${d.unit}`),
+        h('dd', {}, `${d.stored} vs ${d.counted} (wq verify ${d.n} --repair)`),
+      ),
+    );
   }
   stats.replaceChildren(...items);
 }
@@ -416,7 +430,7 @@ window.addEventListener('resize', () => {
 function render(snapshot: Snapshot): void {
   renderSweeps(snapshot.sweeps);
   renderWorkers(snapshot.workers);
-  renderQueues(snapshot.queues);
+  renderQueues(snapshot.queues, snapshot.disagreements);
   // Results change only when an (n, D) or an n completes: fetch them again then.
   const key = snapshot.sweeps
     .flatMap((s) => s.sizes.map((z) => `${z.n}:${z.S ?? z.depths.filter((d) => d.value).length}`))

@@ -31,7 +31,7 @@ export interface SnapshotQueues {
 }
 
 /** Job ids the planner gives: `n14-d9` (a whole (n, D)) and `n14-d9-u3` (one unit of it). */
-const JOB_ID = /^n(\d+)-d(\d+)(?:-u(\d+))?$/;
+const JOB_ID = /^n(\d+)-d(\d+)(?:-p[0-9a-f]+-u(\d+))?$/;
 
 /** Bounds on what one poll reads, so a queue with many failures cannot slow it down. */
 const MAX_ACTIVE = 1000;
@@ -88,10 +88,11 @@ export class SnapshotReader {
   async read(options: { limit?: number } = {}): Promise<Snapshot> {
     const now = Date.now();
     const records = (await this.registry.list()).slice(-(options.limit ?? 20)).reverse();
-    const [queueState, workers, counts] = await Promise.all([
+    const [queueState, workers, counts, disagreements] = await Promise.all([
       this.queueState(),
       this.registry.liveWorkers(),
       this.counts(),
+      this.store.disagreements(),
     ]);
     const ns = [...new Set(records.flatMap((r) => r.ns))];
     const sizes = await this.sizeData(ns);
@@ -101,6 +102,13 @@ export class SnapshotReader {
       sweeps: records.map((r) => this.sweepView(r, sizes, queueState, doneAt.get(r.id), now)),
       workers: workers.map((w) => workerView(w, queueState.activeIds)),
       queues: counts,
+      disagreements: disagreements.map(({ n, depth, unit, stored, counted }) => ({
+        n,
+        depth,
+        unit,
+        stored,
+        counted,
+      })),
     };
   }
 

@@ -71,4 +71,15 @@ export interface Snapshot {
   readonly workers: readonly WorkerView[];
   /** Job counts by state for each queue. */
   readonly queues: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** Units counted twice with two values: kept aside, settled by `wq verify <n> --repair`. */
+  readonly disagreements: readonly DisagreementView[];
+}
+
+export interface DisagreementView {
+  readonly n: number;
+  readonly depth: number;
+  readonly unit: string;
+  /** Decimal strings: the stored count and the one kept aside. */
+  readonly stored: string;
+  readonly counted: string;
 }

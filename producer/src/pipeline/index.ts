@@ -9,6 +9,7 @@ export {
   type StatusReport,
   type SweepProgress,
   type SweepSubmission,
+  type VerifyOutcome,
 } from './pipeline-client.js';
 export { SweepFailedError } from './sweep-failed-error.js';
 export { resultsCsv, resultsJsonLine } from './format.js';

@@ -40,6 +40,8 @@ export interface SweepPlanOptions {
   readonly calibration?: Calibration;
   /** Count every (n, D) a second time with another algorithm (`wq sweep --verify`). */
   readonly verify?: boolean;
+  /** `wq verify`: recount even an S(n) that was verified before (implies `verify`). */
+  readonly audit?: boolean;
 }
 
 export interface PlannedSize {
@@ -175,7 +177,8 @@ export async function planSize(
   );
   // A stored S(n) is done, unless this is a verified sweep and it was never checked: then
   // every stored N(n, D) is counted again by another algorithm and compared.
-  if ((await store.sums([n])).has(n) && !(options.verify && !(await store.record(n))?.checks)) {
+  const recount = options.audit || (options.verify && !(await store.record(n))?.checks);
+  if ((await store.sums([n])).has(n) && !recount) {
     return { n, units, jobs: 0, estimateSeconds };
   }
 

@@ -158,6 +158,13 @@ export class ResultStore {
     return fields.length;
   }
 
+  /** Forgets every second count of n (before a fresh recount of what is stored). */
+  async forgetChecks(n: number): Promise<void> {
+    const drop = this.redis.multi().del(this.keys.checkDepths(n));
+    for (let depth = 0; depth < n; depth++) drop.del(this.keys.checkUnits(n, depth));
+    await drop.exec();
+  }
+
   /** Records a plan's units (in slices, so a plan of 100,000 units is not one huge command). */
   async putPlan(header: PlanHeader, planId: string, units: ReadonlyMap<string, PlannedUnitRecord>) {
     const key = this.keys.plan(header.n, header.depth, planId);

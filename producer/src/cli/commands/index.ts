@@ -18,6 +18,7 @@ import { retryCommand } from './retry.js';
 import { statusCommand } from './status.js';
 import { sweepCommand } from './sweep.js';
 import { unique } from './unique.js';
+import { verifyCommand } from './verify.js';
 import { workerCommand } from './worker.js';
 
 export const commands: readonly Command[] = [
@@ -31,5 +32,6 @@ export const commands: readonly Command[] = [
   resultsCommand,
   cancelCommand,
   retryCommand,
+  verifyCommand,
   dashboardCommand,
 ];

@@ -35,6 +35,11 @@ export const statusCommand: Command = {
           }
         }
         if (report.sweeps.length === 0) lines.push('no sweeps');
+        for (const d of report.disagreements) {
+          lines.push(
+            `disagreement: unit ${d.unit} of N(${d.n}, ${d.depth}) counted ${d.stored} (${d.storedWorker}) and ${d.counted} (${d.countedWorker}); wq verify ${d.n} --repair`,
+          );
+        }
         lines.push(`workers: ${report.workers.length} live`);
         for (const w of report.workers) {
           lines.push(`  ${w.id}  concurrency ${w.concurrency}  since ${w.startedAt}`);
