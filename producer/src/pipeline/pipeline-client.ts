@@ -66,6 +66,8 @@ export interface SweepSubmission {
   /** Jobs added to the queues by this submission. */
   readonly added: number;
   readonly sizes: readonly { n: number; outcome: 'stored' | 'queued' | 'added'; jobs: number }[];
+  /** Seconds spent planning (kernel estimates, plan records) and adding the flows. */
+  readonly timing: { readonly planSeconds: number; readonly enqueueSeconds: number };
 }
 
 /** What `wq verify` found for one n. */
@@ -157,6 +159,7 @@ export class PipelineClient {
     const estimates: Record<string, number> = {};
     const calibration = await this.store.calibration();
     // Plan every n before adding any, so the workers see the whole sweep's priorities at once.
+    const planStarted = performance.now();
     const plans: PlannedSize[] = [];
     for (const n of ns) {
       const planned = await planSize(n, this.store, {
@@ -172,6 +175,7 @@ export class PipelineClient {
       estimates[n] = planned.estimateSeconds;
       plans.push(planned);
     }
+    const enqueueStarted = performance.now();
     let added = 0;
     for (const planned of plans) {
       const { n } = planned;
@@ -204,7 +208,11 @@ export class PipelineClient {
       ...(options.verify || options.audit ? { verify: true } : {}),
     };
     await this.registry.save(sweep);
-    return { sweep, added, sizes };
+    const timing = {
+      planSeconds: (enqueueStarted - planStarted) / 1000,
+      enqueueSeconds: (performance.now() - enqueueStarted) / 1000,
+    };
+    return { sweep, added, sizes, timing };
   }
 
   async progress(sweepId: string): Promise<SweepProgress> {
