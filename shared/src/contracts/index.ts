@@ -87,3 +87,4 @@ export {
 export { CLASSIC_QUEENS, type KnownValue, knownValue } from './references.js';
 export { redisOptions, createRedis, type ConnectionRole } from './connection.js';
 export { createLogger, type Logger, type LoggerOptions } from './logger.js';
+export { MACHINE_MEMORY_SHARE, defaultSlotMemory, defaultWorkerMemory } from './worker-memory.js';

@@ -13,6 +13,7 @@ import { cancelCommand } from './cancel.js';
 import { classic } from './classic.js';
 import { compute } from './compute.js';
 import { dashboardCommand } from './dashboard.js';
+import { planCommand } from './plan.js';
 import { resultsCommand } from './results.js';
 import { retryCommand } from './retry.js';
 import { statusCommand } from './status.js';
@@ -27,6 +28,7 @@ export const commands: readonly Command[] = [
   unique,
   boards,
   sweepCommand,
+  planCommand,
   workerCommand,
   statusCommand,
   resultsCommand,

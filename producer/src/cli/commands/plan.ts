@@ -1,0 +1,198 @@
+// `wq plan <ns> [--workers k] [--slots c] [--memory m] [--json]`: a dry run of the planner for a
+// cluster, with the estimated core-seconds, peak memory and makespan. A described cluster needs
+// no Redis; without --workers it plans for the live workers.
+import { availableParallelism } from 'node:os';
+import {
+  type Calibration,
+  compileConfig,
+  defaultWorkerMemory,
+  InvalidInputError,
+  parseByteSize,
+  parseNSpec,
+  positiveInteger,
+} from '@weak-queens/shared';
+import {
+  type ClusterDescription,
+  type ClusterPlan,
+  planForCluster,
+} from '../../pipeline/cluster-plan.js';
+import { parseFlags } from '../../pipeline/flags.js';
+import type { Command } from '../command.js';
+import { openPipelineClient } from '../pipeline-connection.js';
+import { guarded } from './guarded.js';
+
+export const planCommand: Command = {
+  name: 'plan',
+  summary: 'dry run: algorithm, units, core-seconds, memory and makespan of a sweep on a cluster',
+  help: `usage: wq plan <ns> [--workers k] [--slots c] [--memory m] [--json]
+
+  <ns>          "17", "4-12" or "4,6,10-12"
+  --workers k   plan for k worker machines (processes) alike; without it, for the live
+                workers in Redis (REDIS_URL)
+  --slots c     units one worker runs at once (default: this machine's cores, ${availableParallelism()})
+  --memory m    memory one worker may use, e.g. 8GiB or 512MiB (default: derived from this
+                machine, as a worker here would take it: ${formatBytes(defaultWorkerMemory())})
+  --json        one line per n: {"n":17,"units":…,"coreSeconds":…,"makespanSeconds":…,
+                "efficiency":…,"depths":[{"D":9,"algorithm":"window-transfer","units":1,
+                "bytes":…,"coreSeconds":…}]}, then {"sweep":{"makespanSeconds":…,"efficiency":…}}
+
+Per (n, D) the planner picks the algorithm and unit size that minimise the estimated makespan
+on that cluster. Estimates use the calibration stored in Redis when REDIS_URL is set and
+reachable (measured against earlier runs), else the kernel's own cost model. The makespan is
+simulated as the queue runs units: largest first, each on the slot that frees up first.
+Efficiency = core-seconds ÷ (workers × slots × makespan).`,
+  run: (args) =>
+    guarded('plan', async () => {
+      const flags = parseFlags(args, {
+        booleans: ['--json'],
+        values: ['--workers', '--slots', '--memory'],
+      });
+      const [spec, ...extra] = flags.positionals;
+      if (extra.length > 0) {
+        throw new InvalidInputError('arguments', extra.join(' '), 'one n spec such as "17"');
+      }
+      const ns = parseNSpec(spec ?? '');
+      const workersFlag = flags.values.get('--workers');
+      const slotsFlag = flags.values.get('--slots');
+      const memoryFlag = flags.values.get('--memory');
+      const config = compileConfig(process.env);
+      let cluster: ClusterDescription;
+      let calibration: Calibration = {};
+      if (workersFlag === undefined) {
+        if (slotsFlag !== undefined || memoryFlag !== undefined) {
+          throw new InvalidInputError(
+            '--slots/--memory',
+            slotsFlag ?? memoryFlag,
+            'used with --workers k',
+          );
+        }
+        const client = await openPipelineClient(config);
+        try {
+          await client.ping();
+          const live = await client.registry.liveWorkers();
+          if (live.length === 0) {
+            throw new InvalidInputError(
+              '--workers',
+              '(absent)',
+              'a number of workers, or live workers in Redis (none is running)',
+            );
+          }
+          cluster = {
+            workers: live.length,
+            slots: Math.max(...live.map((w) => w.concurrency)),
+            memoryBytes: Math.max(
+              ...live.map(
+                (w) => (w as { memoryBytes?: number }).memoryBytes ?? defaultWorkerMemory(),
+              ),
+            ),
+          };
+          calibration = await client.store.calibration();
+        } finally {
+          await client.close();
+        }
+      } else {
+        cluster = {
+          workers: positiveInteger('--workers', workersFlag, 1, 100_000),
+          slots:
+            slotsFlag === undefined
+              ? availableParallelism()
+              : positiveInteger('--slots', slotsFlag, 1, 4096),
+          memoryBytes: parseByteSize('--memory', memoryFlag, defaultWorkerMemory()),
+        };
+        if (process.env.REDIS_URL) calibration = await storedCalibration(config);
+      }
+      const plan = planForCluster(ns, cluster, {
+        targetSeconds: config.targetSeconds,
+        calibration,
+      });
+      process.stdout.write(flags.booleans.has('--json') ? planJson(plan) : planText(plan));
+      return 0;
+    }),
+};
+
+/** The stored calibration when Redis answers within a few seconds, else none. */
+async function storedCalibration(config: ReturnType<typeof compileConfig>): Promise<Calibration> {
+  const client = await openPipelineClient(config);
+  try {
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error('timeout')), 3000).unref(),
+    );
+    return await Promise.race([client.ping().then(() => client.store.calibration()), timeout]);
+  } catch {
+    process.stderr.write(
+      'wq plan: Redis not reachable; planning with the uncalibrated cost model\n',
+    );
+    return {};
+  } finally {
+    await client.close();
+  }
+}
+
+function planJson(plan: ClusterPlan): string {
+  const lines = plan.sizes.map((size) =>
+    JSON.stringify({
+      n: size.n,
+      units: size.units,
+      coreSeconds: round(size.coreSeconds),
+      makespanSeconds: round(plan.makespanSeconds),
+      efficiency: round(plan.efficiency),
+      depths: size.depths.map((d) => ({
+        D: d.depth,
+        algorithm: d.algorithm,
+        units: d.units,
+        bytes: d.bytes,
+        coreSeconds: round(d.coreSeconds),
+      })),
+    }),
+  );
+  lines.push(
+    JSON.stringify({
+      sweep: {
+        workers: plan.cluster.workers,
+        slots: plan.cluster.slots,
+        memoryBytes: plan.cluster.memoryBytes,
+        units: plan.sizes.reduce((t, s) => t + s.units, 0),
+        coreSeconds: round(plan.coreSeconds),
+        makespanSeconds: round(plan.makespanSeconds),
+        efficiency: round(plan.efficiency),
+      },
+    }),
+  );
+  return lines.join('\n') + '\n';
+}
+
+function planText(plan: ClusterPlan): string {
+  const { cluster } = plan;
+  const lines = [
+    `cluster: ${cluster.workers} worker(s) × ${cluster.slots} slot(s), ${formatBytes(cluster.memoryBytes)} each; units up to ${round(plan.targetSeconds)} s`,
+  ];
+  for (const size of plan.sizes) {
+    lines.push(`n = ${size.n}: ${size.units} units, ${formatSeconds(size.coreSeconds)} core time`);
+    for (const d of size.depths) {
+      lines.push(
+        `  D = ${String(d.depth).padStart(2)}  ${d.algorithm.padEnd(15)}  ${String(d.units).padStart(6)} unit(s)  ${formatSeconds(d.coreSeconds).padStart(10)}  ${formatBytes(d.bytes).padStart(9)}`,
+      );
+    }
+  }
+  lines.push(
+    `sweep: ${formatSeconds(plan.coreSeconds)} core time (${round(plan.coreSeconds / 3600)} core-hours); makespan ${formatSeconds(plan.makespanSeconds)}; efficiency ${(plan.efficiency * 100).toFixed(0)}%`,
+  );
+  return lines.join('\n') + '\n';
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+function formatSeconds(seconds: number): string {
+  if (seconds < 120) return `${seconds.toFixed(1)} s`;
+  if (seconds < 7200) return `${(seconds / 60).toFixed(1)} min`;
+  if (seconds < 172_800) return `${(seconds / 3600).toFixed(1)} h`;
+  return `${(seconds / 86_400).toFixed(1)} days`;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 2 ** 30) return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+  if (bytes >= 2 ** 20) return `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+  return `${(bytes / 1024).toFixed(0)} KiB`;
+}

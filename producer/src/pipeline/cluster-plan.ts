@@ -1,0 +1,198 @@
+// Plans a sweep for a cluster: per (n, D) the algorithm and unit size that minimise the
+// estimated makespan on these workers, not only the total work. The transfer matrix does the
+// least work but is one unit on one slot; the DFS does more work but splits over every slot.
+// The makespan is simulated the way the queue runs units: largest expected seconds first, each
+// on the slot that frees up first.
+import type { Algorithm, Calibration } from '@weak-queens/shared';
+import { cheapestAlgorithm, planDepth, type PlannedDepth } from './sweep-planner.js';
+
+/** Workers all alike: `workers` machines (processes) of `slots` slots and `memoryBytes` each. */
+export interface ClusterDescription {
+  readonly workers: number;
+  readonly slots: number;
+  /** Memory one worker may use; a unit may use its share per slot. */
+  readonly memoryBytes: number;
+}
+
+export interface ClusterPlanOptions {
+  /** The largest unit size wanted (single-core seconds); smaller when the cluster is large. */
+  readonly targetSeconds: number;
+  readonly calibration?: Calibration;
+}
+
+export interface DepthPlanSummary {
+  readonly n: number;
+  readonly depth: number;
+  readonly algorithm: Algorithm;
+  readonly units: number;
+  /** Peak memory of its largest unit (bytes). */
+  readonly bytes: number;
+  /** Expected single-core seconds of all its units (calibrated). */
+  readonly coreSeconds: number;
+  readonly longestUnitSeconds: number;
+}
+
+export interface SizePlanSummary {
+  readonly n: number;
+  readonly units: number;
+  readonly coreSeconds: number;
+  readonly depths: readonly DepthPlanSummary[];
+}
+
+export interface ClusterPlan {
+  readonly cluster: ClusterDescription;
+  readonly targetSeconds: number;
+  readonly sizes: readonly SizePlanSummary[];
+  /** The plans themselves, by `${n}:${D}`, for the submission to use. */
+  readonly depthPlans: ReadonlyMap<string, PlannedDepth>;
+  readonly coreSeconds: number;
+  readonly makespanSeconds: number;
+  /** core-seconds ÷ (slots × makespan): the share of the cluster kept busy. */
+  readonly efficiency: number;
+}
+
+/** Units per slot the unit size aims at, so the last units to finish are small ones. */
+const UNITS_PER_SLOT = 6;
+/** Units smaller than this are mostly queue overhead. */
+const MIN_TARGET_SECONDS = 0.5;
+
+export function planForCluster(
+  ns: readonly number[],
+  cluster: ClusterDescription,
+  options: ClusterPlanOptions,
+): ClusterPlan {
+  const slots = cluster.workers * cluster.slots;
+  const perSlotBytes = cluster.memoryBytes / cluster.slots;
+  const base = { calibration: options.calibration ?? {}, maxUnitBytes: perSlotBytes };
+  const depths = ns.flatMap((n) => Array.from({ length: n }, (_, depth) => ({ n, depth })));
+
+  // First the least total work, at the requested unit size, to learn the sweep's size.
+  const first = new Map<string, PlannedDepth>();
+  for (const { n, depth } of depths) {
+    first.set(
+      key(n, depth),
+      planDepth(n, depth, { ...base, targetSeconds: options.targetSeconds }),
+    );
+  }
+  const total = sumSeconds([...first.values()]);
+  // Then units small enough that every slot gets several.
+  const targetSeconds = Math.min(
+    options.targetSeconds,
+    Math.max(MIN_TARGET_SECONDS, total / (slots * UNITS_PER_SLOT)),
+  );
+  const plans = new Map<string, PlannedDepth>();
+  for (const { n, depth } of depths) {
+    const algorithm = cheapestAlgorithm(n, depth, ['window-transfer', 'dfs'], base) ?? 'dfs';
+    plans.set(key(n, depth), planDepth(n, depth, { ...base, targetSeconds }, algorithm));
+  }
+
+  // A unit that does not split and runs longer than the cluster's fair share bounds the
+  // makespan: spread that (n, D) over every slot with the DFS when that ends the sweep sooner.
+  let makespan = simulateMakespan(allUnitSeconds(plans), slots);
+  const tried = new Set<string>();
+  for (;;) {
+    const longest = longestUnsplit(plans, tried);
+    if (!longest || longest.seconds <= sumSeconds([...plans.values()]) / slots) break;
+    tried.add(longest.key);
+    const current = plans.get(longest.key);
+    if (!current) break;
+    const spread = planDepth(current.n, current.depth, { ...base, targetSeconds }, 'dfs');
+    const trial = new Map(plans).set(longest.key, spread);
+    const trialMakespan = simulateMakespan(allUnitSeconds(trial), slots);
+    if (trialMakespan < makespan) {
+      plans.set(longest.key, spread);
+      makespan = trialMakespan;
+    }
+  }
+
+  const sizes = ns.map((n) => {
+    const summaries = Array.from({ length: n }, (_, depth) => summarize(plans.get(key(n, depth))));
+    return {
+      n,
+      units: summaries.reduce((t, d) => t + d.units, 0),
+      coreSeconds: summaries.reduce((t, d) => t + d.coreSeconds, 0),
+      depths: summaries,
+    };
+  });
+  const coreSeconds = sizes.reduce((t, s) => t + s.coreSeconds, 0);
+  return {
+    cluster,
+    targetSeconds,
+    sizes,
+    depthPlans: plans,
+    coreSeconds,
+    makespanSeconds: makespan,
+    efficiency: makespan > 0 ? coreSeconds / (slots * makespan) : 1,
+  };
+}
+
+/**
+ * The makespan of running these unit times on `slots` slots, largest first, each on the slot
+ * that frees up first (what BullMQ priorities by expected seconds do).
+ */
+export function simulateMakespan(unitSeconds: readonly number[], slots: number): number {
+  const sorted = [...unitSeconds].sort((a, b) => b - a);
+  // A binary heap of slot finish times: O(units · log slots), fine for 10^6 units.
+  const heap = new Float64Array(Math.max(1, slots));
+  let makespan = 0;
+  for (const seconds of sorted) {
+    const end = (heap[0] ?? 0) + seconds;
+    makespan = Math.max(makespan, end);
+    heap[0] = end;
+    siftDown(heap);
+  }
+  return makespan;
+}
+
+function siftDown(heap: Float64Array): void {
+  let i = 0;
+  for (;;) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let smallest = i;
+    if (l < heap.length && heap[l]! < heap[smallest]!) smallest = l;
+    if (r < heap.length && heap[r]! < heap[smallest]!) smallest = r;
+    if (smallest === i) return;
+    [heap[i], heap[smallest]] = [heap[smallest]!, heap[i]!];
+    i = smallest;
+  }
+}
+
+function key(n: number, depth: number): string {
+  return `${n}:${depth}`;
+}
+
+function allUnitSeconds(plans: ReadonlyMap<string, PlannedDepth>): number[] {
+  return [...plans.values()].flatMap((p) => p.units.map((u) => u.estimateSeconds));
+}
+
+function sumSeconds(plans: readonly PlannedDepth[]): number {
+  return plans.reduce((t, p) => t + p.units.reduce((s, u) => s + u.estimateSeconds, 0), 0);
+}
+
+function longestUnsplit(
+  plans: ReadonlyMap<string, PlannedDepth>,
+  tried: ReadonlySet<string>,
+): { key: string; seconds: number } | undefined {
+  let best: { key: string; seconds: number } | undefined;
+  for (const [k, plan] of plans) {
+    if (tried.has(k) || plan.algorithm === 'dfs' || plan.units.length !== 1) continue;
+    const seconds = plan.units[0]?.estimateSeconds ?? 0;
+    if (!best || seconds > best.seconds) best = { key: k, seconds };
+  }
+  return best;
+}
+
+function summarize(plan: PlannedDepth | undefined): DepthPlanSummary {
+  if (!plan) throw new Error('every (n, D) of the sweep is planned');
+  return {
+    n: plan.n,
+    depth: plan.depth,
+    algorithm: plan.algorithm,
+    units: plan.units.length,
+    // Loops, not spreads: a plan may have more units than a call may have arguments.
+    bytes: plan.units.reduce((m, u) => Math.max(m, u.unit.estimate.bytes), 0),
+    coreSeconds: plan.units.reduce((t, u) => t + u.estimateSeconds, 0),
+    longestUnitSeconds: plan.units.reduce((m, u) => Math.max(m, u.estimateSeconds), 0),
+  };
+}
