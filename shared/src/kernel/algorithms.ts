@@ -6,12 +6,7 @@ import { estimateTree } from './estimate.js';
 import { ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';
 import { countBySeedDp } from './seed-dp.js';
-import {
-  bytesPerWindow,
-  countByWindowTransfer,
-  fitsInDoubles,
-  usesMirrorHalf,
-} from './window-transfer.js';
+import { countByWindowTransfer, transferShape } from './window-transfer.js';
 
 export const ALGORITHMS = ['seed-dp', 'window-transfer', 'dfs'] as const;
 export type Algorithm = (typeof ALGORITHMS)[number];
@@ -83,24 +78,27 @@ export function estimateCost(
   // Windows are ordinary-queens placements of D rows: level D of the n-queens tree.
   const windowLevels = estimateTree(n, n - 1, [], 512, depth).levels;
   const windows = windowLevels[depth] ?? 0;
-  const residues = new ResidueSystem(n).size;
-  const steps = Math.max(1, n - Math.max(depth, prefix.length));
   if (algorithm === 'window-transfer') {
-    // Building the trie visits every level up to D; each step then visits every window.
+    const shape = transferShape(n, depth, prefix.length);
+    const kept = shape.mirrored ? windows / 2 : windows;
+    const nodes = (k: number): number => (k >= 0 ? (windowLevels[k] ?? 0) : 0);
+    const suffixes = nodes(depth - 1);
+    // Steady: per node of level D−1 child base, child mask, reversal (4 B each) and a bit per
+    // kept oldest column; two count vectors. Building: level D−2's seven arrays, level D−3's
+    // two, and level D−1's mask and reversal, before the child bases exist.
+    const bitmap = (suffixes * (shape.mirrored ? Math.ceil(n / 2) : n)) / 8;
+    const steady = suffixes * 12 + bitmap + 2 * kept * shape.countBytes;
+    const building = nodes(depth - 2) * 29 + nodes(depth - 3) * 8 + suffixes * 8 + bitmap;
+    const bytes = Math.max(steady, building);
     let trieNodes = 0;
     for (let k = 0; k <= depth; k++) trieNodes += windowLevels[k] ?? 0;
-    const mirrored = usesMirrorHalf(n, depth, prefix.length);
-    const doubles = fitsInDoubles(n, depth, windows, steps);
-    const bytes =
-      windows * bytesPerWindow(doubles ? 8 : 4 * residues, mirrored) +
-      (windowLevels[depth - 1] ?? 0) * 25;
-    // A step on residues pushes and reduces every prime; on doubles just one add.
-    const keptWindowSteps = windows * steps * (mirrored ? 0.5 : 1);
-    const operations = trieNodes + keptWindowSteps * (doubles ? 1 : residues);
+    const perStep = shape.counts === 'residues' ? new ResidueSystem(n).size : 1;
+    const operations = trieNodes + kept * (shape.steps * perStep + 1);
     return { seconds: operations * COST_PER_OPERATION['window-transfer'], bytes };
   }
   // The seed's frontier is at most the windows; each row generates a few successors per state.
   const generated = windows * SUCCESSORS_PER_WINDOW;
+  const residues = new ResidueSystem(n).size;
   return {
     seconds: generated * remainingRows * COST_PER_OPERATION['seed-dp'],
     bytes: generated * (4 * Math.ceil(depth / 8) + 4 * residues) * 3,

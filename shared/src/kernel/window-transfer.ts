@@ -1,111 +1,162 @@
-// Transfer matrix over windows: a window is the columns of the last D rows, which are all
+// Transfer matrix over windows: a window is the columns of D consecutive rows, which are all
 // within distance D of each other and so form a conflict-free ordinary-queens placement. The
 // windows are enumerated once, in lexicographic order (oldest row first), as the deepest level
-// of a trie; each later row is one sparse matrix-vector step over that list. No sorting per
-// row, and memory is the number of windows rather than the number of generated successors.
+// of a trie; each row is one sparse matrix-vector step over that list, no sorting per row.
+// A whole (n, D) meets in the middle: it runs half the rows and pairs each window with its
+// reversal (see countByWindowTransfer).
 import { assertLegalPrefix, attackedBy, fullMask, popcount } from './board.js';
 import { MAX_ADDENDS, ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';
 
 /**
- * The successors of window (o1, …, oD) are the windows (o2, …, oD, c): the children of the
- * trie node (o2, …, oD), one contiguous slice, minus the at most three columns c that o1
- * attacks from distance D.
+ * The windows, stored through their suffixes: window (o1, …, oD) is child oD of the trie node
+ * (o1, …, oD−1) at level D−1, so a node's children are one contiguous slice of windows, and its
+ * suffix (o2, …, oD) is another node of level D−1. Nothing is stored per window: a step walks
+ * the windows in order through `windowBits`, whose row o1 marks the suffixes s for which
+ * (o1, s) is a window (lexicographic order is row by row, then by s).
  */
 export interface WindowTable {
   readonly n: number;
   readonly depth: number;
   readonly windowCount: number;
-  /** Per node of trie level D-1: index of its first child window (plus one sentinel). */
+  /** Windows visited: all of them, or the first half under the mirror symmetry. */
+  readonly kept: number;
+  /** Per node of trie level D−1: index of its first child window (plus one sentinel). */
   readonly childBase: Uint32Array;
-  /** Per node of trie level D-1: the columns of its child windows. */
+  /** Per node of trie level D−1: the columns of its child windows. */
   readonly childMask: Int32Array;
-  /** Per window: index of its suffix (o2, …, oD) in trie level D-1. */
-  readonly suffix: Uint32Array;
-  /** Per window: its oldest column o1. */
-  readonly oldest: Uint8Array;
+  /** Per node of trie level D−1: the index of the node with its columns in reverse order. */
+  readonly reversed: Uint32Array;
+  /** Rows of `stride` words, one row per oldest column that kept windows start with. */
+  readonly windowBits: Int32Array;
+  readonly stride: number;
   /** Windows [rangeStart, rangeEnd) extend the `focus` sequence given to the builder. */
   readonly rangeStart: number;
   readonly rangeEnd: number;
 }
 
 /**
- * Whether a count keeps only half the windows by the mirror symmetry (see the step loop): from
- * a symmetric start (no prefix), with D ≥ 2, and n ≤ 16 so that sums stay below 2^32.
+ * Whether a count keeps only half the windows: reflecting every column reverses lexicographic
+ * order, so window t and window W−1−t are mirror images. The count vectors below (placements
+ * that *start* with a window) begin all ones and are therefore mirror-symmetric whatever the
+ * prefix; for D ≥ 2 no window is its own mirror, so W is even.
  */
-export function usesMirrorHalf(n: number, depth: number, prefixLength: number): boolean {
-  return prefixLength === 0 && depth >= 2 && 2 * n <= MAX_ADDENDS;
+export function usesMirrorHalf(depth: number): boolean {
+  return depth >= 2;
 }
 
-/** Bytes one window costs (table plus two count vectors of `countBytes` per kept window). */
-export function bytesPerWindow(countBytes: number, mirrored: boolean): number {
-  return 4 + 1 + 12 + (mirrored ? 1 : 2) * countBytes;
+/** How a window-transfer count runs and what it stores per window. */
+export interface TransferShape {
+  readonly mirrored: boolean;
+  /** Whether the whole (n, D) meets in the middle (empty prefix) or steps every row. */
+  readonly meetsInMiddle: boolean;
+  /** Steps the longer count vector takes. */
+  readonly steps: number;
+  readonly counts: 'uint16' | 'float64' | 'residues';
+  /** Bytes of one count vector per kept window. */
+  readonly countBytes: number;
 }
+
+export function transferShape(n: number, depth: number, prefixLength: number): TransferShape {
+  const meetsInMiddle = prefixLength === 0;
+  const rows = n - Math.max(depth, prefixLength);
+  const steps = meetsInMiddle ? Math.ceil(rows / 2) : rows;
+  // Every row after a window's D rows avoids the D columns of the window before it, so it has
+  // at most n − D choices and no count can exceed (n − D)^steps.
+  const bound = (n - depth) ** steps;
+  const counts = bound < 2 ** 16 ? 'uint16' : bound < DOUBLE_LIMIT ? 'float64' : 'residues';
+  const countBytes =
+    counts === 'uint16' ? 2 : counts === 'float64' ? 8 : 4 * new ResidueSystem(n).size;
+  return { mirrored: usesMirrorHalf(depth), meetsInMiddle, steps, counts, countBytes };
+}
+
+/** Counts in doubles stay below 2^52, so their 26-bit halves multiply exactly (see dot). */
+const DOUBLE_LIMIT = 2 ** 52;
 
 /**
  * Builds the window table for 1 ≤ D, and locates the windows extending `focus` (at most D
- * columns; an empty focus selects every window).
+ * columns; an empty focus selects every window). Levels below D−1 are temporary; level D is
+ * never materialised.
  */
-export function buildWindowTable(n: number, depth: number, focus: readonly number[]): WindowTable {
+export function buildWindowTable(
+  n: number,
+  depth: number,
+  focus: readonly number[],
+  mirrored: boolean,
+): WindowTable {
   const full = fullMask(n);
-  // Level k of the trie holds the legal k-row placements in lexicographic order.
+  const rows = mirrored ? Math.ceil(n / 2) : n; // oldest columns of kept windows
+  const below = (c: number): number => (1 << c) - 1;
+  // Per node of the current level: its placement's masks, the index of its suffix (oldest
+  // column dropped) one level up, its oldest column, and the index of its reversal.
   let count = 1;
   let cols = new Int32Array(1);
   let left = new Int32Array(1);
   let right = new Int32Array(1);
   let suffixRank = new Uint32Array(1);
   let oldestCol = new Uint8Array(1);
-  let prevBase = new Uint32Array(2);
+  let reversed = new Uint32Array(1);
+  let mask = Int32Array.of(full);
+  let prevBase: Uint32Array = new Uint32Array(2);
   let prevMask = new Int32Array(1);
   let focusLo = 0;
   let focusHi = 1;
+  let stride = 1;
+  let windowBits = new Int32Array(rows).fill(1); // D = 1: every (o1, root) is a window
 
-  for (let level = 0; level < depth; level++) {
-    const base = new Uint32Array(count + 1);
-    const mask = new Int32Array(count);
-    let total = 0;
-    for (let i = 0; i < count; i++) {
-      const free = ~((cols[i] ?? 0) | (left[i] ?? 0) | (right[i] ?? 0)) & full;
-      mask[i] = free;
-      base[i] = total;
-      total += popcount(free);
-    }
-    base[count] = total;
-
-    // Follow the focus: a single path while it lasts, then the whole subtree below it.
-    if (level < focus.length) {
-      const c = focus[level] ?? 0;
-      const m = mask[focusLo] ?? 0;
-      if (!(m & (1 << c))) return emptyTable(n, depth, base, mask);
-      focusLo = (base[focusLo] ?? 0) + popcount(m & ((1 << c) - 1));
-      focusHi = focusLo + 1;
-    } else {
-      focusLo = base[focusLo] ?? 0;
-      focusHi = base[focusHi] ?? 0;
-    }
-
-    const last = level + 1 === depth;
+  for (let level = 0; level + 1 < depth; level++) {
+    const base = childBases(mask);
+    const total = base[count]!;
+    [focusLo, focusHi] = followFocus(focus, level, base, mask, focusLo, focusHi);
+    const last = level + 2 === depth; // generating level D−1, whose children are the windows
+    const nextMask = new Int32Array(total);
+    const nextReversed = new Uint32Array(total);
     const nextCols = last ? cols : new Int32Array(total);
     const nextLeft = last ? left : new Int32Array(total);
     const nextRight = last ? right : new Int32Array(total);
-    const nextSuffix = new Uint32Array(total);
-    const nextOldest = new Uint8Array(total);
+    const nextSuffix = last ? suffixRank : new Uint32Array(total);
+    const nextOldest = last ? oldestCol : new Uint8Array(total);
+    if (last) {
+      stride = Math.ceil(total / 32);
+      windowBits = new Int32Array(rows * stride);
+    }
     for (let i = 0, t = 0; i < count; i++) {
-      let free = mask[i] ?? 0;
-      const s = suffixRank[i] ?? 0;
+      let free = mask[i]!;
+      const s = suffixRank[i]!;
       while (free !== 0) {
         const bit = free & -free;
         free ^= bit;
         const c = 31 - Math.clz32(bit);
-        if (!last) {
-          nextCols[t] = (cols[i] ?? 0) | bit;
-          nextLeft[t] = (((left[i] ?? 0) | bit) << 1) & full;
-          nextRight[t] = ((right[i] ?? 0) | bit) >>> 1;
-        }
+        const cs = cols[i]! | bit;
+        const ls = ((left[i]! | bit) << 1) & full;
+        const rs = (right[i]! | bit) >>> 1;
+        const childFree = ~(cs | ls | rs) & full;
         // The suffix drops the oldest column: it is child c of this node's suffix one level up.
-        nextSuffix[t] =
-          level === 0 ? 0 : (prevBase[s] ?? 0) + popcount((prevMask[s] ?? 0) & ((1 << c) - 1));
-        nextOldest[t] = level === 0 ? c : (oldestCol[i] ?? 0);
+        const suffix = level === 0 ? 0 : prevBase[s]! + popcount(prevMask[s]! & below(c));
+        const oldest = level === 0 ? c : oldestCol[i]!;
+        // Reversed, the oldest column comes last: child `oldest` of the reversed suffix.
+        const r = reversed[suffix]!;
+        nextReversed[t] = base[r]! + popcount(mask[r]! & below(oldest));
+        nextMask[t] = childFree;
+        if (last) {
+          // Window (this node, x) has suffix (its suffix, x): mark it in row `oldest`.
+          if (oldest < rows) {
+            let x = childFree;
+            const row = oldest * stride;
+            while (x !== 0) {
+              const xb = x & -x;
+              x ^= xb;
+              const w = base[suffix]! + popcount(mask[suffix]! & (xb - 1));
+              windowBits[row + (w >>> 5)]! |= 1 << (w & 31);
+            }
+          }
+        } else {
+          nextCols[t] = cs;
+          nextLeft[t] = ls;
+          nextRight[t] = rs;
+          nextSuffix[t] = suffix;
+          nextOldest[t] = oldest;
+        }
         t++;
       }
     }
@@ -114,43 +165,116 @@ export function buildWindowTable(n: number, depth: number, focus: readonly numbe
     right = nextRight;
     suffixRank = nextSuffix;
     oldestCol = nextOldest;
+    reversed = nextReversed;
     prevBase = base;
     prevMask = mask;
+    mask = nextMask;
     count = total;
   }
+  const childBase = childBases(mask);
+  const windowCount = childBase[count]!;
+  [focusLo, focusHi] = followFocus(focus, depth - 1, childBase, mask, focusLo, focusHi);
   return {
     n,
     depth,
-    windowCount: count,
-    childBase: prevBase,
-    childMask: prevMask,
-    suffix: suffixRank,
-    oldest: oldestCol,
+    windowCount,
+    kept: mirrored ? windowCount / 2 : windowCount,
+    childBase,
+    childMask: mask,
+    reversed,
+    windowBits,
+    stride,
     rangeStart: focusLo,
     rangeEnd: focusHi,
   };
 }
 
-function emptyTable(
-  n: number,
-  depth: number,
-  childBase: Uint32Array,
-  childMask: Int32Array,
-): WindowTable {
-  return {
-    n,
-    depth,
-    windowCount: 0,
-    childBase,
-    childMask,
-    suffix: new Uint32Array(0),
-    oldest: new Uint8Array(0),
-    rangeStart: 0,
-    rangeEnd: 0,
-  };
+/** Index of each node's first child, from the nodes' child masks (plus one sentinel). */
+function childBases(mask: Int32Array): Uint32Array {
+  const base = new Uint32Array(mask.length + 1);
+  let total = 0;
+  for (let i = 0; i < mask.length; i++) {
+    base[i] = total;
+    total += popcount(mask[i]!);
+  }
+  base[mask.length] = total;
+  return base;
 }
 
-/** Number of legal completions of `prefix` on an (n, D) board, by window transfer steps. */
+/** Follows the focus one level down: a single path while it lasts, then the whole subtree. */
+function followFocus(
+  focus: readonly number[],
+  level: number,
+  base: Uint32Array,
+  mask: Int32Array,
+  lo: number,
+  hi: number,
+): [number, number] {
+  if (level >= focus.length) return [base[lo] ?? 0, base[hi] ?? 0];
+  if (hi <= lo) return [0, 0];
+  const c = focus[level] ?? 0;
+  const m = mask[lo] ?? 0;
+  if (!(m & (1 << c))) return [0, 0];
+  const at = (base[lo] ?? 0) + popcount(m & ((1 << c) - 1));
+  return [at, at + 1];
+}
+
+/**
+ * Walks the kept windows in lexicographic order, a chunk at a time, writing each window's
+ * suffix and oldest column into small scratch arrays, so that the hot loops below index plain
+ * typed arrays while the table stores no per-window arrays.
+ */
+class WindowCursor {
+  readonly suffix = new Uint32Array(CHUNK);
+  readonly oldest = new Uint8Array(CHUNK);
+  private row = 0;
+  private word = 0;
+  private bits: number;
+  private visited = 0;
+
+  constructor(private readonly table: WindowTable) {
+    this.bits = table.windowBits[0] ?? 0;
+  }
+
+  /** Fills the scratch arrays with the next windows; returns how many (0 at the end). */
+  next(): number {
+    const { windowBits, stride, kept } = this.table;
+    const rows = windowBits.length / stride;
+    let filled = 0;
+    if (this.row >= rows) return 0;
+    while (filled < CHUNK && this.visited < kept) {
+      if (this.bits === 0) {
+        if (++this.word === stride) {
+          this.word = 0;
+          if (++this.row >= rows) break;
+        }
+        this.bits = windowBits[this.row * stride + this.word]!;
+        continue;
+      }
+      const bit = this.bits & -this.bits;
+      this.bits ^= bit;
+      this.suffix[filled] = this.word * 32 + 31 - Math.clz32(bit);
+      this.oldest[filled] = this.row;
+      filled++;
+      this.visited++;
+    }
+    return filled;
+  }
+}
+
+const CHUNK = 4096;
+
+/**
+ * Number of legal completions of `prefix` on an (n, D) board.
+ *
+ * G_m(u), the number of m-row placements whose first D rows are window u = (o1, s), is the sum
+ * of G_{m−1} over the windows (s, x) that o1 does not attack from distance D: the children of
+ * trie node s, one contiguous slice. G_D is all ones. With a prefix, the answer is the sum of
+ * G over the windows extending it. Without one, the whole count meets in the middle: a board
+ * splits at rows k−D … k−1 (window w) into its first k rows and its last n−k+D, and every pair
+ * of rows within distance D lies in one of the two, so by the reversal of the row order
+ * N(n, D) = Σ_w G_k(rev w) · G_{n−k+D}(w). With k ≈ (n+D)/2 that is half the steps.
+ */
 export function countByWindowTransfer(
   n: number,
   depth: number,
@@ -159,126 +283,289 @@ export function countByWindowTransfer(
 ): bigint {
   assertLegalPrefix(n, depth, prefix);
   if (depth === 0) return BigInt(n) ** BigInt(n - prefix.length);
+  if (prefix.length === n) return 1n;
   // A prefix longer than a window only matters through its last D columns.
   const focus = prefix.length > depth ? prefix.slice(prefix.length - depth) : prefix;
-  if (prefix.length === n) return 1n;
-  const startRow = Math.max(prefix.length, depth); // D ≤ n−1, so rows remain
-  const table = buildWindowTable(n, depth, focus);
-  const steps = n - startRow;
-  onProgress?.(1 / (steps + 1));
-
-  const W = table.windowCount;
-  // Mirror symmetry: reflecting every column reverses lexicographic order, so window t and
-  // window W−1−t are mirror images and, from a symmetric start (no prefix), always hold the same
-  // count. Keep only the first half. For D ≥ 2 no window is its own mirror, so W is even; a
-  // window then receives from at most 2n ≤ 32 windows (n ≤ 16), keeping the sums below 2^32.
-  const mirrored = usesMirrorHalf(n, depth, prefix.length);
-  const kept = mirrored ? W / 2 : W;
-  const stepping = { table, kept, steps, conflictOf: conflictMasks(n, depth), onProgress };
-  const total = fitsInDoubles(n, depth, W, steps)
-    ? BigInt(stepInDoubles(stepping))
-    : stepInResidues(stepping, new ResidueSystem(n));
-  return mirrored ? 2n * total : total;
-}
-
-/** Columns the oldest queen of a window forbids in the next row, by that queen's column. */
-function conflictMasks(n: number, depth: number): Int32Array {
+  const shape = transferShape(n, depth, prefix.length);
+  const table = buildWindowTable(n, depth, focus, shape.mirrored);
+  const rows = n - Math.max(depth, prefix.length);
   const conflictOf = new Int32Array(n);
   for (let c = 0; c < n; c++) conflictOf[c] = attackedBy(n, c, depth);
-  return conflictOf;
-}
-
-/**
- * Whether plain doubles stay exact: every window holds D distinct columns, so it has at most
- * n − D successors, and no count can exceed windows × (n − D)^steps. Below 2^53 one Float64 per
- * window is exact, needs no reduction, and moves less memory than the residues.
- */
-export function fitsInDoubles(n: number, depth: number, windows: number, steps: number): boolean {
-  return windows * (n - depth) ** steps <= Number.MAX_SAFE_INTEGER;
-}
-
-interface Stepping {
-  readonly table: WindowTable;
-  /** Windows kept: all, or the first half under the mirror symmetry. */
-  readonly kept: number;
-  readonly steps: number;
-  readonly conflictOf: Int32Array;
-  readonly onProgress: ProgressCallback | undefined;
-}
-
-// The two step loops below are the same push (each window's count to its successor slice),
-// written out twice so each stays monomorphic for V8: one on doubles, one on residues. Plain
-// typed-array indexing (the `!`s are in bounds by construction), no allocation.
-
-function stepInDoubles({ table, kept, steps, conflictOf, onProgress }: Stepping): number {
-  const { childBase, childMask, suffix, oldest, windowCount } = table;
-  const last = windowCount - 1;
-  let current = new Float64Array(kept);
-  let next = new Float64Array(kept);
-  current.fill(1, Math.min(table.rangeStart, kept), Math.min(table.rangeEnd, kept));
-  for (let step = 0; step < steps; step++) {
-    next.fill(0);
-    for (let w = 0; w < kept; w++) {
-      const count = current[w]!;
-      if (count === 0) continue;
-      const conflict = conflictOf[oldest[w]!]!;
-      const j = suffix[w]!;
-      let free = childMask[j]!;
-      let t = childBase[j]!;
-      while (free !== 0) {
-        const bit = free & -free;
-        free ^= bit;
-        if ((bit & conflict) === 0) next[t < kept ? t : last - t]! += count; // else: its mirror
-        t++;
-      }
+  // The longer vector's steps plus one unit for the table, one for the final sum.
+  const units = shape.steps + 2;
+  onProgress?.(1 / units);
+  const run = <V>(step: Stepper<V>): bigint => {
+    let current = step.ones();
+    let next = step.zeros();
+    for (let done = 0; done < shape.steps; done++) {
+      step.run(current, next);
+      [current, next] = [next, current];
+      onProgress?.((done + 2) / units);
     }
-    [current, next] = [next, current];
-    onProgress?.((step + 2) / (steps + 1));
+    if (!shape.meetsInMiddle) return step.rangeSum(current);
+    // An even number of rows pairs G_k with itself; an odd one G_k (next) with G_k+1.
+    const total = step.dot(2 * shape.steps === rows ? current : next, current);
+    return shape.mirrored ? 2n * total : total;
+  };
+  let total: bigint;
+  switch (shape.counts) {
+    case 'uint16':
+      total = run(smallStepper(table, conflictOf));
+      break;
+    case 'float64':
+      total = run(doubleStepper(table, conflictOf));
+      break;
+    case 'residues':
+      total = run(residueStepper(table, conflictOf, new ResidueSystem(n)));
+      break;
   }
-  let total = 0;
-  for (let w = 0; w < kept; w++) total += current[w]!;
+  onProgress?.(1);
   return total;
 }
 
-function stepInResidues(
-  { table, kept, steps, conflictOf, onProgress }: Stepping,
+/** The step, dot product and range sum for one arithmetic, over typed-array count vectors. */
+interface Stepper<V> {
+  ones(): V;
+  zeros(): V;
+  /** to = one step of from. */
+  run(from: V, to: V): void;
+  /** Σ over kept windows u of a(u) · b(rev u) (under the mirror, half the full sum). */
+  dot(a: V, b: V): bigint;
+  /** Σ over the focus range (every window, not just the kept ones). */
+  rangeSum(v: V): bigint;
+}
+
+// The step loops below are the same pull (each kept window sums its successors' counts, the
+// children of its suffix minus the at most three columns its oldest queen attacks), written out
+// per arithmetic so each stays monomorphic for V8. Plain typed-array indexing (the `!`s are in
+// bounds by construction); a child in the dropped half reads its mirror image W−1−t. Exact
+// sums stay in doubles below 2^53 and become BigInt only every 2^52 (FLUSH).
+
+const FLUSH = 2 ** 52;
+
+function smallStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Uint16Array> {
+  const { childBase, childMask, reversed, kept, windowCount } = table;
+  const last = windowCount - 1;
+  return {
+    ones: () => new Uint16Array(kept).fill(1),
+    zeros: () => new Uint16Array(kept),
+    run(from, to) {
+      const cursor = new WindowCursor(table);
+      const { suffix, oldest } = cursor;
+      for (let u = 0, m = cursor.next(); m > 0; m = cursor.next()) {
+        for (let i = 0; i < m; i++, u++) {
+          const conflict = conflictOf[oldest[i]!]!;
+          const s = suffix[i]!;
+          let free = childMask[s]!;
+          let t = childBase[s]!;
+          let sum = 0;
+          while (free !== 0) {
+            const bit = free & -free;
+            free ^= bit;
+            if ((bit & conflict) === 0) sum += from[t < kept ? t : last - t]!;
+            t++;
+          }
+          to[u] = sum;
+        }
+      }
+    },
+    dot(a, b) {
+      // Products stay below 2^32, so a double takes 2^20 of them before a flush.
+      const cursor = new WindowCursor(table);
+      const { suffix, oldest } = cursor;
+      let flushed = 0n;
+      let acc = 0;
+      for (let u = 0, m = cursor.next(); m > 0; m = cursor.next()) {
+        for (let i = 0; i < m; i++, u++) {
+          const r = reversedIndex(childBase, childMask, reversed, suffix[i]!, oldest[i]!);
+          acc += a[u]! * b[r < kept ? r : last - r]!;
+        }
+        if (acc >= FLUSH) {
+          flushed += BigInt(acc);
+          acc = 0;
+        }
+      }
+      return flushed + BigInt(acc);
+    },
+    rangeSum(v) {
+      let total = 0;
+      for (let t = table.rangeStart; t < table.rangeEnd; t++) total += v[t < kept ? t : last - t]!;
+      return BigInt(total); // at most 2^32 windows below 2^16
+    },
+  };
+}
+
+function doubleStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Float64Array> {
+  const { childBase, childMask, reversed, kept, windowCount } = table;
+  const last = windowCount - 1;
+  const HALF = 2 ** 26;
+  return {
+    ones: () => new Float64Array(kept).fill(1),
+    zeros: () => new Float64Array(kept),
+    run(from, to) {
+      const cursor = new WindowCursor(table);
+      const { suffix, oldest } = cursor;
+      for (let u = 0, m = cursor.next(); m > 0; m = cursor.next()) {
+        for (let i = 0; i < m; i++, u++) {
+          const conflict = conflictOf[oldest[i]!]!;
+          const s = suffix[i]!;
+          let free = childMask[s]!;
+          let t = childBase[s]!;
+          let sum = 0;
+          while (free !== 0) {
+            const bit = free & -free;
+            free ^= bit;
+            if ((bit & conflict) === 0) sum += from[t < kept ? t : last - t]!;
+            t++;
+          }
+          to[u] = sum;
+        }
+      }
+    },
+    dot(a, b) {
+      // Counts are below 2^52: split each into 26-bit halves, whose products are below 2^52,
+      // and add the high, middle and low products separately.
+      const cursor = new WindowCursor(table);
+      const { suffix, oldest } = cursor;
+      let hi = 0n;
+      let mid = 0n;
+      let lo = 0n;
+      let accHi = 0;
+      let accMid = 0;
+      let accLo = 0;
+      for (let u = 0, m = cursor.next(); m > 0; m = cursor.next()) {
+        for (let i = 0; i < m; i++, u++) {
+          const r = reversedIndex(childBase, childMask, reversed, suffix[i]!, oldest[i]!);
+          const x = a[u]!;
+          const y = b[r < kept ? r : last - r]!;
+          const xh = Math.floor(x / HALF);
+          const xl = x - xh * HALF;
+          const yh = Math.floor(y / HALF);
+          const yl = y - yh * HALF;
+          accHi += xh * yh;
+          accMid += xh * yl;
+          if (accMid >= FLUSH) {
+            mid += BigInt(accMid);
+            accMid = 0;
+          }
+          accMid += xl * yh;
+          accLo += xl * yl;
+          if (accHi >= FLUSH) {
+            hi += BigInt(accHi);
+            accHi = 0;
+          }
+          if (accMid >= FLUSH) {
+            mid += BigInt(accMid);
+            accMid = 0;
+          }
+          if (accLo >= FLUSH) {
+            lo += BigInt(accLo);
+            accLo = 0;
+          }
+        }
+      }
+      hi += BigInt(accHi);
+      mid += BigInt(accMid);
+      lo += BigInt(accLo);
+      return (hi << 52n) + (mid << 26n) + lo;
+    },
+    rangeSum(v) {
+      let flushed = 0n;
+      let acc = 0;
+      for (let t = table.rangeStart; t < table.rangeEnd; t++) {
+        acc += v[t < kept ? t : last - t]!;
+        if (acc >= FLUSH) {
+          flushed += BigInt(acc);
+          acc = 0;
+        }
+      }
+      return flushed + BigInt(acc);
+    },
+  };
+}
+
+function residueStepper(
+  table: WindowTable,
+  conflictOf: Int32Array,
   residues: ResidueSystem,
-): bigint {
-  const { childBase, childMask, suffix, oldest, windowCount } = table;
+): Stepper<Uint32Array> {
+  const { childBase, childMask, reversed, kept, windowCount } = table;
   const last = windowCount - 1;
   const P = residues.size;
   const primes = residues.primes;
-  let current = new Uint32Array(kept * P);
-  let next = new Uint32Array(kept * P);
-  current.fill(1, Math.min(table.rangeStart, kept) * P, Math.min(table.rangeEnd, kept) * P);
-  for (let step = 0; step < steps; step++) {
-    next.fill(0);
-    for (let w = 0; w < kept; w++) {
-      const from = w * P;
-      let nonZero = 0;
-      for (let i = 0; i < P; i++) nonZero |= current[from + i]!;
-      if (nonZero === 0) continue;
-      const conflict = conflictOf[oldest[w]!]!;
-      const j = suffix[w]!;
-      let free = childMask[j]!;
-      let t = childBase[j]!;
-      while (free !== 0) {
-        const bit = free & -free;
-        free ^= bit;
-        if ((bit & conflict) === 0) {
-          const to = (t < kept ? t : last - t) * P; // a dropped half's window: its mirror
-          for (let i = 0; i < P; i++) next[to + i]! += current[from + i]!;
+  // A window sums at most n − D + 1 ≤ MAX_ADDENDS children, each below 2^27: below 2^32.
+  if (table.n - table.depth + 1 > MAX_ADDENDS) throw new RangeError('too many addends');
+  return {
+    ones: () => new Uint32Array(kept * P).fill(1),
+    zeros: () => new Uint32Array(kept * P),
+    run(from, to) {
+      const cursor = new WindowCursor(table);
+      const { suffix, oldest } = cursor;
+      for (let u = 0, m = cursor.next(); m > 0; m = cursor.next()) {
+        for (let i = 0; i < m; i++, u++) {
+          const conflict = conflictOf[oldest[i]!]!;
+          const s = suffix[i]!;
+          let free = childMask[s]!;
+          let t = childBase[s]!;
+          const at = u * P;
+          for (let k = 0; k < P; k++) to[at + k] = 0;
+          while (free !== 0) {
+            const bit = free & -free;
+            free ^= bit;
+            if ((bit & conflict) === 0) {
+              const source = (t < kept ? t : last - t) * P;
+              for (let k = 0; k < P; k++) to[at + k]! += from[source + k]!;
+            }
+            t++;
+          }
+          for (let k = 0; k < P; k++) to[at + k]! %= primes[k]!;
         }
-        t++;
       }
-    }
-    // At most 32 windows feed one window (see above), so the sums stayed below 2^32.
-    for (let i = 0; i < P; i++) {
-      const p = primes[i]!;
-      for (let k = i; k < kept * P; k += P) next[k]! %= p;
-    }
-    [current, next] = [next, current];
-    onProgress?.((step + 2) / (steps + 1));
-  }
-  return residues.sum(current, kept);
+    },
+    dot(a, b) {
+      const cursor = new WindowCursor(table);
+      const { suffix, oldest } = cursor;
+      const acc = new Float64Array(P);
+      for (let u = 0, m = cursor.next(); m > 0; m = cursor.next()) {
+        for (let i = 0; i < m; i++, u++) {
+          const r = reversedIndex(childBase, childMask, reversed, suffix[i]!, oldest[i]!);
+          const other = (r < kept ? r : last - r) * P;
+          for (let k = 0; k < P; k++) {
+            acc[k]! += mulMod(a[u * P + k]!, b[other + k]!, primes[k]!);
+          }
+        }
+        for (let k = 0; k < P; k++) acc[k]! %= primes[k]!; // CHUNK products below 2^39
+      }
+      return residues.combine(acc);
+    },
+    rangeSum(v) {
+      const acc = new Float64Array(P);
+      for (let t = table.rangeStart; t < table.rangeEnd; t++) {
+        const at = (t < kept ? t : last - t) * P;
+        for (let k = 0; k < P; k++) acc[k]! += v[at + k]!;
+        if ((t & 0xfffff) === 0) for (let k = 0; k < P; k++) acc[k]! %= primes[k]!;
+      }
+      for (let k = 0; k < P; k++) acc[k]! %= primes[k]!;
+      return residues.combine(acc);
+    },
+  };
+}
+
+/** Index of window rev(o1, s) = (rev s, o1): child o1 of the reversal of node s. */
+function reversedIndex(
+  childBase: Uint32Array,
+  childMask: Int32Array,
+  reversed: Uint32Array,
+  s: number,
+  oldest: number,
+): number {
+  const r = reversed[s]!;
+  return childBase[r]! + popcount(childMask[r]! & ((1 << oldest) - 1));
+}
+
+/** a · b mod p for a, b < p < 2^27, exact in doubles: b split at 2^13 keeps products < 2^41. */
+function mulMod(a: number, b: number, p: number): number {
+  const high = Math.floor(b / 8192);
+  const low = b - high * 8192;
+  return (((a * high) % p) * 8192 + a * low) % p;
 }
