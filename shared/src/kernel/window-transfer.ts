@@ -21,10 +21,11 @@ export interface WindowTable {
   readonly windowCount: number;
   /** Windows visited: all of them, or the first half under the mirror symmetry. */
   readonly kept: number;
-  /** Per node of trie level D−1: index of its first child window (plus one sentinel). */
-  readonly childBase: Uint32Array;
-  /** Per node of trie level D−1: the columns of its child windows. */
-  readonly childMask: Int32Array;
+  /**
+   * Per node s of trie level D−1, interleaved so one cache line serves a random lookup:
+   * nodes[2s] is the index of its first child window, nodes[2s+1] the columns of its children.
+   */
+  readonly nodes: Int32Array;
   /** Per node of trie level D−1: the index of the node with its columns in reverse order. */
   readonly reversed: Uint32Array;
   /** Rows of `stride` words, one row per oldest column that kept windows start with. */
@@ -88,7 +89,8 @@ export function buildWindowTable(
   const rows = mirrored ? Math.ceil(n / 2) : n; // oldest columns of kept windows
   const below = (c: number): number => (1 << c) - 1;
   // Per node of the current level: its placement's masks, the index of its suffix (oldest
-  // column dropped) one level up, its oldest column, and the index of its reversal.
+  // column dropped) one level up, its oldest column, and the index of its reversal; `nodes`
+  // as in WindowTable (the previous level's in `prevNodes`).
   let count = 1;
   let cols = new Int32Array(1);
   let left = new Int32Array(1);
@@ -96,32 +98,34 @@ export function buildWindowTable(
   let suffixRank = new Uint32Array(1);
   let oldestCol = new Uint8Array(1);
   let reversed = new Uint32Array(1);
-  let mask = Int32Array.of(full);
-  let prevBase: Uint32Array = new Uint32Array(2);
-  let prevMask = new Int32Array(1);
+  let nodes = Int32Array.of(0, full, 0, 0);
+  let prevNodes = new Int32Array(2);
   let focusLo = 0;
   let focusHi = 1;
   let stride = 1;
   let windowBits = new Int32Array(rows).fill(1); // D = 1: every (o1, root) is a window
+  // The last level keeps its nodes' suffixes and oldest columns only for one chunk at a time.
+  const chunkSuffix = new Uint32Array(CHUNK + 32);
+  const chunkOldest = new Uint8Array(CHUNK + 32);
 
   for (let level = 0; level + 1 < depth; level++) {
-    const base = childBases(mask);
-    const total = base[count]!;
-    [focusLo, focusHi] = followFocus(focus, level, base, mask, focusLo, focusHi);
+    const total = fillBases(nodes, count);
+    [focusLo, focusHi] = followFocus(focus, level, nodes, focusLo, focusHi);
     const last = level + 2 === depth; // generating level D−1, whose children are the windows
-    const nextMask = new Int32Array(total);
+    const next = new Int32Array(2 * total + 2);
     const nextReversed = new Uint32Array(total);
     const nextCols = last ? cols : new Int32Array(total);
     const nextLeft = last ? left : new Int32Array(total);
     const nextRight = last ? right : new Int32Array(total);
-    const nextSuffix = last ? suffixRank : new Uint32Array(total);
-    const nextOldest = last ? oldestCol : new Uint8Array(total);
+    const nextSuffix = last ? chunkSuffix : new Uint32Array(total);
+    const nextOldest = last ? chunkOldest : new Uint8Array(total);
     if (last) {
       stride = Math.ceil(total / 32);
       windowBits = new Int32Array(rows * stride);
     }
+    let chunkStart = 0; // last level: first node whose reversal is still to compute
     for (let i = 0, t = 0; i < count; i++) {
-      let free = mask[i]!;
+      let free = nodes[2 * i + 1]!;
       const s = suffixRank[i]!;
       while (free !== 0) {
         const bit = free & -free;
@@ -131,22 +135,24 @@ export function buildWindowTable(
         const ls = ((left[i]! | bit) << 1) & full;
         const rs = (right[i]! | bit) >>> 1;
         const childFree = ~(cs | ls | rs) & full;
+        next[2 * t + 1] = childFree;
         // The suffix drops the oldest column: it is child c of this node's suffix one level up.
-        const suffix = level === 0 ? 0 : prevBase[s]! + popcount(prevMask[s]! & below(c));
+        const suffix =
+          level === 0 ? 0 : prevNodes[2 * s]! + popcount(prevNodes[2 * s + 1]! & below(c));
         const oldest = level === 0 ? c : oldestCol[i]!;
-        // Reversed, the oldest column comes last: child `oldest` of the reversed suffix.
-        const r = reversed[suffix]!;
-        nextReversed[t] = base[r]! + popcount(mask[r]! & below(oldest));
-        nextMask[t] = childFree;
         if (last) {
+          chunkSuffix[t - chunkStart] = suffix;
+          chunkOldest[t - chunkStart] = oldest;
           // Window (this node, x) has suffix (its suffix, x): mark it in row `oldest`.
           if (oldest < rows) {
             let x = childFree;
             const row = oldest * stride;
+            const first = nodes[2 * suffix]!;
+            const siblings = nodes[2 * suffix + 1]!;
             while (x !== 0) {
               const xb = x & -x;
               x ^= xb;
-              const w = base[suffix]! + popcount(mask[suffix]! & (xb - 1));
+              const w = first + popcount(siblings & (xb - 1));
               windowBits[row + (w >>> 5)]! |= 1 << (w & 31);
             }
           }
@@ -159,28 +165,30 @@ export function buildWindowTable(
         }
         t++;
       }
+      if (last && (t - chunkStart >= CHUNK || i + 1 === count)) {
+        reverseNodes(nodes, reversed, nextSuffix, nextOldest, t - chunkStart, nextReversed, chunkStart);
+        chunkStart = t;
+      }
     }
+    if (!last) reverseNodes(nodes, reversed, nextSuffix, nextOldest, total, nextReversed, 0);
     cols = nextCols;
     left = nextLeft;
     right = nextRight;
     suffixRank = nextSuffix;
     oldestCol = nextOldest;
     reversed = nextReversed;
-    prevBase = base;
-    prevMask = mask;
-    mask = nextMask;
+    prevNodes = nodes;
+    nodes = next;
     count = total;
   }
-  const childBase = childBases(mask);
-  const windowCount = childBase[count]!;
-  [focusLo, focusHi] = followFocus(focus, depth - 1, childBase, mask, focusLo, focusHi);
+  const windowCount = fillBases(nodes, count);
+  [focusLo, focusHi] = followFocus(focus, depth - 1, nodes, focusLo, focusHi);
   return {
     n,
     depth,
     windowCount,
     kept: mirrored ? windowCount / 2 : windowCount,
-    childBase,
-    childMask: mask,
+    nodes,
     reversed,
     windowBits,
     stride,
@@ -189,33 +197,52 @@ export function buildWindowTable(
   };
 }
 
-/** Index of each node's first child, from the nodes' child masks (plus one sentinel). */
-function childBases(mask: Int32Array): Uint32Array {
-  const base = new Uint32Array(mask.length + 1);
+/** Fills each node's first-child index from the child masks (and the sentinel); the total. */
+function fillBases(nodes: Int32Array, count: number): number {
   let total = 0;
-  for (let i = 0; i < mask.length; i++) {
-    base[i] = total;
-    total += popcount(mask[i]!);
+  for (let i = 0; i < count; i++) {
+    nodes[2 * i] = total;
+    total += popcount(nodes[2 * i + 1]!);
   }
-  base[mask.length] = total;
-  return base;
+  nodes[2 * count] = total;
+  return total;
+}
+
+/**
+ * out[at + k] = index of the reversal of the node with suffix `suffix[k]` and oldest column
+ * `oldest[k]` one level down: child `oldest` of the suffix's reversal. The lookups are random;
+ * two tight loops let the processor keep many of them in flight at once.
+ */
+function reverseNodes(
+  nodes: Int32Array,
+  reversed: Uint32Array,
+  suffix: Uint32Array,
+  oldest: Uint8Array,
+  length: number,
+  out: Uint32Array,
+  at: number,
+): void {
+  for (let k = 0; k < length; k++) out[at + k] = reversed[suffix[k]!]!;
+  for (let k = 0; k < length; k++) {
+    const r = out[at + k]!;
+    out[at + k] = nodes[2 * r]! + popcount(nodes[2 * r + 1]! & ((1 << oldest[k]!) - 1));
+  }
 }
 
 /** Follows the focus one level down: a single path while it lasts, then the whole subtree. */
 function followFocus(
   focus: readonly number[],
   level: number,
-  base: Uint32Array,
-  mask: Int32Array,
+  nodes: Int32Array,
   lo: number,
   hi: number,
 ): [number, number] {
-  if (level >= focus.length) return [base[lo] ?? 0, base[hi] ?? 0];
+  if (level >= focus.length) return [nodes[2 * lo] ?? 0, nodes[2 * hi] ?? 0];
   if (hi <= lo) return [0, 0];
   const c = focus[level] ?? 0;
-  const m = mask[lo] ?? 0;
+  const m = nodes[2 * lo + 1] ?? 0;
   if (!(m & (1 << c))) return [0, 0];
-  const at = (base[lo] ?? 0) + popcount(m & ((1 << c) - 1));
+  const at = (nodes[2 * lo] ?? 0) + popcount(m & ((1 << c) - 1));
   return [at, at + 1];
 }
 
@@ -227,6 +254,8 @@ function followFocus(
 class WindowCursor {
   readonly suffix = new Uint32Array(CHUNK);
   readonly oldest = new Uint8Array(CHUNK);
+  /** After `reverse`: per window of the chunk, the kept index holding its reversal's count. */
+  readonly reversal = new Uint32Array(CHUNK);
   private row = 0;
   private word = 0;
   private bits: number;
@@ -259,6 +288,20 @@ class WindowCursor {
       this.visited++;
     }
     return filled;
+  }
+
+  /**
+   * Window rev(o1, s) = (rev s, o1) is child o1 of the reversal of node s; under the mirror
+   * a dropped window reads its mirror image W−1−r.
+   */
+  reverse(filled: number): void {
+    const { nodes, reversed, kept, windowCount } = this.table;
+    reverseNodes(nodes, reversed, this.suffix, this.oldest, filled, this.reversal, 0);
+    const last = windowCount - 1;
+    for (let k = 0; k < filled; k++) {
+      const r = this.reversal[k]!;
+      if (r >= kept) this.reversal[k] = last - r;
+    }
   }
 }
 
@@ -344,7 +387,7 @@ interface Stepper<V> {
 const FLUSH = 2 ** 52;
 
 function smallStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Uint16Array> {
-  const { childBase, childMask, reversed, kept, windowCount } = table;
+  const { nodes, kept, windowCount } = table;
   const last = windowCount - 1;
   return {
     ones: () => new Uint16Array(kept).fill(1),
@@ -356,8 +399,8 @@ function smallStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Uint1
         for (let i = 0; i < m; i++, u++) {
           const conflict = conflictOf[oldest[i]!]!;
           const s = suffix[i]!;
-          let free = childMask[s]!;
-          let t = childBase[s]!;
+          let free = nodes[2 * s + 1]!;
+          let t = nodes[2 * s]!;
           let sum = 0;
           while (free !== 0) {
             const bit = free & -free;
@@ -372,14 +415,12 @@ function smallStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Uint1
     dot(a, b) {
       // Products stay below 2^32, so a double takes 2^20 of them before a flush.
       const cursor = new WindowCursor(table);
-      const { suffix, oldest } = cursor;
+      const { reversal } = cursor;
       let flushed = 0n;
       let acc = 0;
       for (let u = 0, m = cursor.next(); m > 0; m = cursor.next()) {
-        for (let i = 0; i < m; i++, u++) {
-          const r = reversedIndex(childBase, childMask, reversed, suffix[i]!, oldest[i]!);
-          acc += a[u]! * b[r < kept ? r : last - r]!;
-        }
+        cursor.reverse(m);
+        for (let i = 0; i < m; i++, u++) acc += a[u]! * b[reversal[i]!]!;
         if (acc >= FLUSH) {
           flushed += BigInt(acc);
           acc = 0;
@@ -396,7 +437,7 @@ function smallStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Uint1
 }
 
 function doubleStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Float64Array> {
-  const { childBase, childMask, reversed, kept, windowCount } = table;
+  const { nodes, kept, windowCount } = table;
   const last = windowCount - 1;
   const HALF = 2 ** 26;
   return {
@@ -409,8 +450,8 @@ function doubleStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Floa
         for (let i = 0; i < m; i++, u++) {
           const conflict = conflictOf[oldest[i]!]!;
           const s = suffix[i]!;
-          let free = childMask[s]!;
-          let t = childBase[s]!;
+          let free = nodes[2 * s + 1]!;
+          let t = nodes[2 * s]!;
           let sum = 0;
           while (free !== 0) {
             const bit = free & -free;
@@ -426,7 +467,7 @@ function doubleStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Floa
       // Counts are below 2^52: split each into 26-bit halves, whose products are below 2^52,
       // and add the high, middle and low products separately.
       const cursor = new WindowCursor(table);
-      const { suffix, oldest } = cursor;
+      const { reversal } = cursor;
       let hi = 0n;
       let mid = 0n;
       let lo = 0n;
@@ -434,10 +475,10 @@ function doubleStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Floa
       let accMid = 0;
       let accLo = 0;
       for (let u = 0, m = cursor.next(); m > 0; m = cursor.next()) {
+        cursor.reverse(m);
         for (let i = 0; i < m; i++, u++) {
-          const r = reversedIndex(childBase, childMask, reversed, suffix[i]!, oldest[i]!);
           const x = a[u]!;
-          const y = b[r < kept ? r : last - r]!;
+          const y = b[reversal[i]!]!;
           const xh = Math.floor(x / HALF);
           const xl = x - xh * HALF;
           const yh = Math.floor(y / HALF);
@@ -489,7 +530,7 @@ function residueStepper(
   conflictOf: Int32Array,
   residues: ResidueSystem,
 ): Stepper<Uint32Array> {
-  const { childBase, childMask, reversed, kept, windowCount } = table;
+  const { nodes, kept, windowCount } = table;
   const last = windowCount - 1;
   const P = residues.size;
   const primes = residues.primes;
@@ -505,8 +546,8 @@ function residueStepper(
         for (let i = 0; i < m; i++, u++) {
           const conflict = conflictOf[oldest[i]!]!;
           const s = suffix[i]!;
-          let free = childMask[s]!;
-          let t = childBase[s]!;
+          let free = nodes[2 * s + 1]!;
+          let t = nodes[2 * s]!;
           const at = u * P;
           for (let k = 0; k < P; k++) to[at + k] = 0;
           while (free !== 0) {
@@ -524,12 +565,12 @@ function residueStepper(
     },
     dot(a, b) {
       const cursor = new WindowCursor(table);
-      const { suffix, oldest } = cursor;
+      const { reversal } = cursor;
       const acc = new Float64Array(P);
       for (let u = 0, m = cursor.next(); m > 0; m = cursor.next()) {
+        cursor.reverse(m);
         for (let i = 0; i < m; i++, u++) {
-          const r = reversedIndex(childBase, childMask, reversed, suffix[i]!, oldest[i]!);
-          const other = (r < kept ? r : last - r) * P;
+          const other = reversal[i]! * P;
           for (let k = 0; k < P; k++) {
             acc[k]! += mulMod(a[u * P + k]!, b[other + k]!, primes[k]!);
           }
@@ -549,18 +590,6 @@ function residueStepper(
       return residues.combine(acc);
     },
   };
-}
-
-/** Index of window rev(o1, s) = (rev s, o1): child o1 of the reversal of node s. */
-function reversedIndex(
-  childBase: Uint32Array,
-  childMask: Int32Array,
-  reversed: Uint32Array,
-  s: number,
-  oldest: number,
-): number {
-  const r = reversed[s]!;
-  return childBase[r]! + popcount(childMask[r]! & ((1 << oldest) - 1));
 }
 
 /** a · b mod p for a, b < p < 2^27, exact in doubles: b split at 2^13 keeps products < 2^41. */
