@@ -6,7 +6,7 @@ import { estimateTree } from './estimate.js';
 import { ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';
 import { countBySeedDp } from './seed-dp.js';
-import { countByWindowTransfer, transferShape } from './window-transfer.js';
+import { countByWindowTransfer, TABLE_BYTES_PER_NODE, transferShape } from './window-transfer.js';
 
 export const ALGORITHMS = ['seed-dp', 'window-transfer', 'dfs'] as const;
 export type Algorithm = (typeof ALGORITHMS)[number];
@@ -80,15 +80,13 @@ export function estimateCost(
   const windows = windowLevels[depth] ?? 0;
   if (algorithm === 'window-transfer') {
     const shape = transferShape(n, depth, prefix.length);
-    const kept = shape.mirrored ? windows / 2 : windows;
+    const kept = windows / 2;
     const nodes = (k: number): number => (k >= 0 ? (windowLevels[k] ?? 0) : 0);
     const suffixes = nodes(depth - 1);
-    // Steady: per node of level D−1 child base, child mask, reversal (4 B each) and a bit per
-    // kept oldest column; two count vectors. Building: level D−2's seven arrays, level D−3's
-    // two, and level D−1's mask and reversal, before the child bases exist.
-    const bitmap = (suffixes * (shape.mirrored ? Math.ceil(n / 2) : n)) / 8;
-    const steady = suffixes * 12 + bitmap + 2 * kept * shape.countBytes;
-    const building = nodes(depth - 2) * 29 + nodes(depth - 3) * 8 + suffixes * 8 + bitmap;
+    // Steady: the table per node of level D−1, and two count vectors. Building: level D−2's
+    // seven arrays (29 B a node), level D−3's two, level D−1's table and reversal indices.
+    const steady = suffixes * TABLE_BYTES_PER_NODE + 2 * kept * shape.countBytes;
+    const building = nodes(depth - 2) * 29 + nodes(depth - 3) * 8 + suffixes * (TABLE_BYTES_PER_NODE + 4);
     const bytes = Math.max(steady, building);
     let trieNodes = 0;
     for (let k = 0; k <= depth; k++) trieNodes += windowLevels[k] ?? 0;

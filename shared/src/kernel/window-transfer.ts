@@ -1,54 +1,49 @@
 // Transfer matrix over windows: a window is the columns of D consecutive rows, which are all
 // within distance D of each other and so form a conflict-free ordinary-queens placement. The
-// windows are enumerated once, in lexicographic order (oldest row first), as the deepest level
-// of a trie; each row is one sparse matrix-vector step over that list, no sorting per row.
-// A whole (n, D) meets in the middle: it runs half the rows and pairs each window with its
-// reversal (see countByWindowTransfer).
+// windows are numbered in lexicographic order (oldest row first) through a trie; each row is
+// one sparse matrix-vector step, no sorting per row. A whole (n, D) meets in the middle: it
+// runs half the rows and pairs each window with its reversal (see countByWindowTransfer).
 import { assertLegalPrefix, attackedBy, fullMask, popcount } from './board.js';
 import { MAX_ADDENDS, ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';
 
 /**
- * The windows, stored through their suffixes: window (o1, …, oD) is child oD of the trie node
- * (o1, …, oD−1) at level D−1, so a node's children are one contiguous slice of windows, and its
- * suffix (o2, …, oD) is another node of level D−1. Nothing is stored per window: a step walks
- * the windows in order through `windowBits`, whose row o1 marks the suffixes s for which
- * (o1, s) is a window (lexicographic order is row by row, then by s).
+ * The windows, through the nodes s of trie level D−1 (placements of D−1 rows). Window
+ * (o1, …, oD) is child oD of node (o1, …, oD−1), so a node's children are one contiguous slice
+ * of windows, in order of s; and window u = (o1, s) is the node s with one older column. Nothing
+ * is stored per window: a step visits the nodes s in order, and for each the windows (s, x) it
+ * reads (its children, the next slice) and the windows (o1, s) it writes (one per column in
+ * `parents[s]`, each the next window of row o1, which starts at `rowStart[o1]`).
+ *
+ * Mirror symmetry: reflecting every column reverses lexicographic order, so window t and
+ * window W−1−t are mirror images. The counts below (placements that *start* with a window)
+ * begin all ones and so stay mirror-symmetric; only windows t < ⌈W/2⌉ are kept, those with
+ * o1 < ⌈n/2⌉, and a dropped window reads its mirror image.
  */
 export interface WindowTable {
   readonly n: number;
   readonly depth: number;
   readonly windowCount: number;
-  /** Windows visited: all of them, or the first half under the mirror symmetry. */
+  /** Windows kept: the first ⌈W/2⌉. */
   readonly kept: number;
+  /** Per node s: the columns x of its child windows (s, x). */
+  readonly childMask: Int32Array;
+  /** Per node s: the oldest columns o1 < ⌈n/2⌉ for which (o1, s) is a window. */
+  readonly parents: Uint16Array;
+  /** Per kept oldest column o1: the index of the first window (o1, …). */
+  readonly rowStart: Float64Array;
   /**
-   * Per node s of trie level D−1, interleaved so one cache line serves a random lookup:
-   * nodes[2s] is the index of its first child window, nodes[2s+1] the columns of its children.
+   * Per node s: the index of the first child of its reversal, so window rev(o1, s) =
+   * (rev s, o1) is revFirst[s] plus the number of columns of parents[s] below o1.
    */
-  readonly nodes: Int32Array;
-  /** Per node of trie level D−1: the index of the node with its columns in reverse order. */
-  readonly reversed: Uint32Array;
-  /** Rows of `stride` words, one row per oldest column that kept windows start with. */
-  readonly windowBits: Int32Array;
-  readonly stride: number;
+  readonly revFirst: Uint32Array;
   /** Windows [rangeStart, rangeEnd) extend the `focus` sequence given to the builder. */
   readonly rangeStart: number;
   readonly rangeEnd: number;
 }
 
-/**
- * Whether a count keeps only half the windows: reflecting every column reverses lexicographic
- * order, so window t and window W−1−t are mirror images. The count vectors below (placements
- * that *start* with a window) begin all ones and are therefore mirror-symmetric whatever the
- * prefix; for D ≥ 2 no window is its own mirror, so W is even.
- */
-export function usesMirrorHalf(depth: number): boolean {
-  return depth >= 2;
-}
-
 /** How a window-transfer count runs and what it stores per window. */
 export interface TransferShape {
-  readonly mirrored: boolean;
   /** Whether the whole (n, D) meets in the middle (empty prefix) or steps every row. */
   readonly meetsInMiddle: boolean;
   /** Steps the longer count vector takes. */
@@ -57,6 +52,9 @@ export interface TransferShape {
   /** Bytes of one count vector per kept window. */
   readonly countBytes: number;
 }
+
+/** Counts in doubles stay below 2^52, so their 26-bit halves multiply exactly (see dot). */
+const DOUBLE_LIMIT = 2 ** 52;
 
 export function transferShape(n: number, depth: number, prefixLength: number): TransferShape {
   const meetsInMiddle = prefixLength === 0;
@@ -68,29 +66,24 @@ export function transferShape(n: number, depth: number, prefixLength: number): T
   const counts = bound < 2 ** 16 ? 'uint16' : bound < DOUBLE_LIMIT ? 'float64' : 'residues';
   const countBytes =
     counts === 'uint16' ? 2 : counts === 'float64' ? 8 : 4 * new ResidueSystem(n).size;
-  return { mirrored: usesMirrorHalf(depth), meetsInMiddle, steps, counts, countBytes };
+  return { meetsInMiddle, steps, counts, countBytes };
 }
 
-/** Counts in doubles stay below 2^52, so their 26-bit halves multiply exactly (see dot). */
-const DOUBLE_LIMIT = 2 ** 52;
+/** Bytes per node of trie level D−1 that the table keeps (childMask, parents, revFirst). */
+export const TABLE_BYTES_PER_NODE = 4 + 2 + 4;
 
 /**
- * Builds the window table for 1 ≤ D, and locates the windows extending `focus` (at most D
- * columns; an empty focus selects every window). Levels below D−1 are temporary; level D is
- * never materialised.
+ * Builds the window table for 1 ≤ D ≤ n−1, and locates the windows extending `focus` (at most
+ * D columns; an empty focus selects every window). Levels below D−1 are temporary.
  */
-export function buildWindowTable(
-  n: number,
-  depth: number,
-  focus: readonly number[],
-  mirrored: boolean,
-): WindowTable {
+export function buildWindowTable(n: number, depth: number, focus: readonly number[]): WindowTable {
   const full = fullMask(n);
-  const rows = mirrored ? Math.ceil(n / 2) : n; // oldest columns of kept windows
+  const rows = Math.ceil(n / 2); // kept oldest columns
   const below = (c: number): number => (1 << c) - 1;
   // Per node of the current level: its placement's masks, the index of its suffix (oldest
-  // column dropped) one level up, its oldest column, and the index of its reversal; `nodes`
-  // as in WindowTable (the previous level's in `prevNodes`).
+  // column dropped) one level up, its oldest column, and the index of its reversal. `nodes`
+  // interleaves each node's first-child index (2i) and child columns (2i+1), so that one cache
+  // line serves a random lookup; `prevNodes` is the level above.
   let count = 1;
   let cols = new Int32Array(1);
   let left = new Int32Array(1);
@@ -102,8 +95,10 @@ export function buildWindowTable(
   let prevNodes = new Int32Array(2);
   let focusLo = 0;
   let focusHi = 1;
-  let stride = 1;
-  let windowBits = new Int32Array(rows).fill(1); // D = 1: every (o1, root) is a window
+  // Level D−1, filled when it is generated (D = 1: the root, the parent of every window).
+  let childMask = Int32Array.of(full);
+  let parents = Uint16Array.of(below(rows));
+  const rowCount = new Float64Array(rows).fill(1);
   // The last level keeps its nodes' suffixes and oldest columns only for one chunk at a time.
   const chunkSuffix = new Uint32Array(CHUNK + 32);
   const chunkOldest = new Uint8Array(CHUNK + 32);
@@ -112,7 +107,7 @@ export function buildWindowTable(
     const total = fillBases(nodes, count);
     [focusLo, focusHi] = followFocus(focus, level, nodes, focusLo, focusHi);
     const last = level + 2 === depth; // generating level D−1, whose children are the windows
-    const next = new Int32Array(2 * total + 2);
+    const next = last ? nodes : new Int32Array(2 * total + 2);
     const nextReversed = new Uint32Array(total);
     const nextCols = last ? cols : new Int32Array(total);
     const nextLeft = last ? left : new Int32Array(total);
@@ -120,8 +115,9 @@ export function buildWindowTable(
     const nextSuffix = last ? chunkSuffix : new Uint32Array(total);
     const nextOldest = last ? chunkOldest : new Uint8Array(total);
     if (last) {
-      stride = Math.ceil(total / 32);
-      windowBits = new Int32Array(rows * stride);
+      childMask = new Int32Array(total);
+      parents = new Uint16Array(total);
+      rowCount.fill(0);
     }
     let chunkStart = 0; // last level: first node whose reversal is still to compute
     for (let i = 0, t = 0; i < count; i++) {
@@ -135,28 +131,28 @@ export function buildWindowTable(
         const ls = ((left[i]! | bit) << 1) & full;
         const rs = (right[i]! | bit) >>> 1;
         const childFree = ~(cs | ls | rs) & full;
-        next[2 * t + 1] = childFree;
         // The suffix drops the oldest column: it is child c of this node's suffix one level up.
         const suffix =
           level === 0 ? 0 : prevNodes[2 * s]! + popcount(prevNodes[2 * s + 1]! & below(c));
         const oldest = level === 0 ? c : oldestCol[i]!;
         if (last) {
+          childMask[t] = childFree;
           chunkSuffix[t - chunkStart] = suffix;
           chunkOldest[t - chunkStart] = oldest;
-          // Window (this node, x) has suffix (its suffix, x): mark it in row `oldest`.
+          // Window (this node, x) has suffix (its suffix, x), a sibling of this node.
           if (oldest < rows) {
+            rowCount[oldest]! += popcount(childFree);
             let x = childFree;
-            const row = oldest * stride;
             const first = nodes[2 * suffix]!;
             const siblings = nodes[2 * suffix + 1]!;
             while (x !== 0) {
               const xb = x & -x;
               x ^= xb;
-              const w = first + popcount(siblings & (xb - 1));
-              windowBits[row + (w >>> 5)]! |= 1 << (w & 31);
+              parents[first + popcount(siblings & (xb - 1))]! |= 1 << oldest;
             }
           }
         } else {
+          next[2 * t + 1] = childFree;
           nextCols[t] = cs;
           nextLeft[t] = ls;
           nextRight[t] = rs;
@@ -166,7 +162,7 @@ export function buildWindowTable(
         t++;
       }
       if (last && (t - chunkStart >= CHUNK || i + 1 === count)) {
-        reverseNodes(nodes, reversed, nextSuffix, nextOldest, t - chunkStart, nextReversed, chunkStart);
+        reverseNodes(nodes, reversed, chunkSuffix, chunkOldest, t - chunkStart, nextReversed, chunkStart);
         chunkStart = t;
       }
     }
@@ -181,17 +177,32 @@ export function buildWindowTable(
     nodes = next;
     count = total;
   }
-  const windowCount = fillBases(nodes, count);
-  [focusLo, focusHi] = followFocus(focus, depth - 1, nodes, focusLo, focusHi);
+
+  // Level D−1: first-child indices (temporary), the focus, and each node's reversal's first child.
+  const base = new Uint32Array(count + 1);
+  for (let s = 0; s < count; s++) base[s + 1] = base[s]! + popcount(childMask[s]!);
+  const windowCount = base[count]!;
+  if (depth - 1 < focus.length) {
+    const c = focus[depth - 1] ?? 0;
+    const m = focusHi > focusLo ? childMask[focusLo]! : 0;
+    const at = base[focusLo]! + popcount(m & below(c));
+    [focusLo, focusHi] = m & (1 << c) ? [at, at + 1] : [0, 0];
+  } else {
+    [focusLo, focusHi] = [base[focusLo]!, base[focusHi]!];
+  }
+  const revFirst = reversed; // reused in place: reversed[s] is read once, just before
+  for (let s = 0; s < count; s++) revFirst[s] = base[reversed[s]!]!;
+  const rowStart = new Float64Array(rows);
+  for (let o = 1; o < rows; o++) rowStart[o] = rowStart[o - 1]! + rowCount[o - 1]!;
   return {
     n,
     depth,
     windowCount,
-    kept: mirrored ? windowCount / 2 : windowCount,
-    nodes,
-    reversed,
-    windowBits,
-    stride,
+    kept: Math.ceil(windowCount / 2),
+    childMask,
+    parents,
+    rowStart,
+    revFirst,
     rangeStart: focusLo,
     rangeEnd: focusHi,
   };
@@ -246,65 +257,6 @@ function followFocus(
   return [at, at + 1];
 }
 
-/**
- * Walks the kept windows in lexicographic order, a chunk at a time, writing each window's
- * suffix and oldest column into small scratch arrays, so that the hot loops below index plain
- * typed arrays while the table stores no per-window arrays.
- */
-class WindowCursor {
-  readonly suffix = new Uint32Array(CHUNK);
-  readonly oldest = new Uint8Array(CHUNK);
-  /** After `reverse`: per window of the chunk, the kept index holding its reversal's count. */
-  readonly reversal = new Uint32Array(CHUNK);
-  private row = 0;
-  private word = 0;
-  private bits: number;
-  private visited = 0;
-
-  constructor(private readonly table: WindowTable) {
-    this.bits = table.windowBits[0] ?? 0;
-  }
-
-  /** Fills the scratch arrays with the next windows; returns how many (0 at the end). */
-  next(): number {
-    const { windowBits, stride, kept } = this.table;
-    const rows = windowBits.length / stride;
-    let filled = 0;
-    if (this.row >= rows) return 0;
-    while (filled < CHUNK && this.visited < kept) {
-      if (this.bits === 0) {
-        if (++this.word === stride) {
-          this.word = 0;
-          if (++this.row >= rows) break;
-        }
-        this.bits = windowBits[this.row * stride + this.word]!;
-        continue;
-      }
-      const bit = this.bits & -this.bits;
-      this.bits ^= bit;
-      this.suffix[filled] = this.word * 32 + 31 - Math.clz32(bit);
-      this.oldest[filled] = this.row;
-      filled++;
-      this.visited++;
-    }
-    return filled;
-  }
-
-  /**
-   * Window rev(o1, s) = (rev s, o1) is child o1 of the reversal of node s; under the mirror
-   * a dropped window reads its mirror image W−1−r.
-   */
-  reverse(filled: number): void {
-    const { nodes, reversed, kept, windowCount } = this.table;
-    reverseNodes(nodes, reversed, this.suffix, this.oldest, filled, this.reversal, 0);
-    const last = windowCount - 1;
-    for (let k = 0; k < filled; k++) {
-      const r = this.reversal[k]!;
-      if (r >= kept) this.reversal[k] = last - r;
-    }
-  }
-}
-
 const CHUNK = 4096;
 
 /**
@@ -312,11 +264,11 @@ const CHUNK = 4096;
  *
  * G_m(u), the number of m-row placements whose first D rows are window u = (o1, s), is the sum
  * of G_{m−1} over the windows (s, x) that o1 does not attack from distance D: the children of
- * trie node s, one contiguous slice. G_D is all ones. With a prefix, the answer is the sum of
- * G over the windows extending it. Without one, the whole count meets in the middle: a board
- * splits at rows k−D … k−1 (window w) into its first k rows and its last n−k+D, and every pair
- * of rows within distance D lies in one of the two, so by the reversal of the row order
- * N(n, D) = Σ_w G_k(rev w) · G_{n−k+D}(w). With k ≈ (n+D)/2 that is half the steps.
+ * node s. G_D is all ones. With a prefix, the answer is the sum of G over the windows that
+ * extend it. Without one, the whole count meets in the middle: a board splits at rows k−D …
+ * k−1 (window w) into its first k rows and its last n−k+D, every pair of rows within distance
+ * D lies in one of the two, and reversing the row order maps boards to boards, so
+ * N(n, D) = Σ_w G_{n−k+D}(w) · G_k(rev w). With k ≈ (n+D)/2 that is half the steps.
  */
 export function countByWindowTransfer(
   n: number,
@@ -330,7 +282,7 @@ export function countByWindowTransfer(
   // A prefix longer than a window only matters through its last D columns.
   const focus = prefix.length > depth ? prefix.slice(prefix.length - depth) : prefix;
   const shape = transferShape(n, depth, prefix.length);
-  const table = buildWindowTable(n, depth, focus, shape.mirrored);
+  const table = buildWindowTable(n, depth, focus);
   const rows = n - Math.max(depth, prefix.length);
   const conflictOf = new Int32Array(n);
   for (let c = 0; c < n; c++) conflictOf[c] = attackedBy(n, c, depth);
@@ -347,8 +299,12 @@ export function countByWindowTransfer(
     }
     if (!shape.meetsInMiddle) return step.rangeSum(current);
     // An even number of rows pairs G_k with itself; an odd one G_k (next) with G_k+1.
-    const total = step.dot(2 * shape.steps === rows ? current : next, current);
-    return shape.mirrored ? 2n * total : total;
+    const a = 2 * shape.steps === rows ? current : next;
+    const half = step.dot(a, current);
+    // Only a one-column window (D = 1, n odd) can be its own mirror image: counted once.
+    if (table.windowCount % 2 === 0) return 2n * half;
+    const middle = table.kept - 1;
+    return 2n * half - step.valueAt(a, middle) * step.valueAt(current, middle);
   };
   let total: bigint;
   switch (shape.counts) {
@@ -366,41 +322,49 @@ export function countByWindowTransfer(
   return total;
 }
 
-/** The step, dot product and range sum for one arithmetic, over typed-array count vectors. */
+/** The step, dot product and sums for one arithmetic, over typed-array count vectors. */
 interface Stepper<V> {
   ones(): V;
   zeros(): V;
   /** to = one step of from. */
   run(from: V, to: V): void;
-  /** Σ over kept windows u of a(u) · b(rev u) (under the mirror, half the full sum). */
+  /** Σ over kept windows u of a(u) · b(rev u). */
   dot(a: V, b: V): bigint;
   /** Σ over the focus range (every window, not just the kept ones). */
   rangeSum(v: V): bigint;
+  valueAt(v: V, window: number): bigint;
 }
 
-// The step loops below are the same pull (each kept window sums its successors' counts, the
-// children of its suffix minus the at most three columns its oldest queen attacks), written out
-// per arithmetic so each stays monomorphic for V8. Plain typed-array indexing (the `!`s are in
-// bounds by construction); a child in the dropped half reads its mirror image W−1−t. Exact
-// sums stay in doubles below 2^53 and become BigInt only every 2^52 (FLUSH).
+// The step loops below are the same pull, written out per arithmetic so each stays
+// monomorphic for V8: nodes s in order, so the children (s, x) are read as one stream and each
+// row o1 of windows (o1, s) is written as another; plain typed-array indexing (the `!`s are in
+// bounds by construction). A child in the dropped half reads its mirror image W−1−t. The dot
+// products visit the windows in the same order; the reversal's count is the only random read.
+// Exact sums stay in doubles below 2^53 and become BigInt only every 2^52 (FLUSH).
 
 const FLUSH = 2 ** 52;
 
 function smallStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Uint16Array> {
-  const { nodes, kept, windowCount } = table;
+  const { childMask, parents, revFirst, kept, windowCount } = table;
   const last = windowCount - 1;
+  const nodes = childMask.length;
   return {
     ones: () => new Uint16Array(kept).fill(1),
     zeros: () => new Uint16Array(kept),
     run(from, to) {
-      const cursor = new WindowCursor(table);
-      const { suffix, oldest } = cursor;
-      for (let u = 0, m = cursor.next(); m > 0; m = cursor.next()) {
-        for (let i = 0; i < m; i++, u++) {
-          const conflict = conflictOf[oldest[i]!]!;
-          const s = suffix[i]!;
-          let free = nodes[2 * s + 1]!;
-          let t = nodes[2 * s]!;
+      const next = Int32Array.from(table.rowStart); // next window of each row
+      for (let s = 0, first = 0; s < nodes; s++) {
+        const children = childMask[s]!;
+        let rowsLeft = parents[s]!;
+        while (rowsLeft !== 0) {
+          const rowBit = rowsLeft & -rowsLeft;
+          rowsLeft ^= rowBit;
+          const o1 = 31 - Math.clz32(rowBit);
+          const u = next[o1]!++;
+          if (u >= kept) continue; // the second half of the middle row (n odd)
+          const conflict = conflictOf[o1]!;
+          let free = children;
+          let t = first;
           let sum = 0;
           while (free !== 0) {
             const bit = free & -free;
@@ -410,48 +374,71 @@ function smallStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Uint1
           }
           to[u] = sum;
         }
+        first += popcount(children);
       }
     },
     dot(a, b) {
-      // Products stay below 2^32, so a double takes 2^20 of them before a flush.
-      const cursor = new WindowCursor(table);
-      const { reversal } = cursor;
+      // Products stay below 2^32, so a double takes 2^20 of them before a flush. The read of
+      // the reversal's count is random (and dominates); when a is b, the terms of u and of
+      // its partner are equal, so each pair is read once (`paired` holds them, counted twice).
+      const same = a === b;
+      const next = Int32Array.from(table.rowStart);
       let flushed = 0n;
       let acc = 0;
-      for (let u = 0, m = cursor.next(); m > 0; m = cursor.next()) {
-        cursor.reverse(m);
-        for (let i = 0; i < m; i++, u++) acc += a[u]! * b[reversal[i]!]!;
-        if (acc >= FLUSH) {
-          flushed += BigInt(acc);
+      let paired = 0;
+      for (let s = 0; s < nodes; s++) {
+        const rowsAll = parents[s]!;
+        const reversal = revFirst[s]!;
+        let rowsLeft = rowsAll;
+        while (rowsLeft !== 0) {
+          const rowBit = rowsLeft & -rowsLeft;
+          rowsLeft ^= rowBit;
+          const u = next[31 - Math.clz32(rowBit)]!++;
+          if (u >= kept) continue;
+          const r = reversal + popcount(rowsAll & (rowBit - 1));
+          const partner = r < kept ? r : last - r;
+          if (!same || partner === u) acc += a[u]! * b[partner]!;
+          else if (partner > u) paired += a[u]! * b[partner]!;
+        }
+        if (acc >= FLUSH || paired >= FLUSH) {
+          flushed += BigInt(acc) + 2n * BigInt(paired);
           acc = 0;
+          paired = 0;
         }
       }
-      return flushed + BigInt(acc);
+      return flushed + BigInt(acc) + 2n * BigInt(paired);
     },
     rangeSum(v) {
       let total = 0;
       for (let t = table.rangeStart; t < table.rangeEnd; t++) total += v[t < kept ? t : last - t]!;
-      return BigInt(total); // at most 2^32 windows below 2^16
+      return BigInt(total); // fewer than 2^32 windows, each below 2^16
     },
+    valueAt: (v, t) => BigInt(v[t]!),
   };
 }
 
 function doubleStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Float64Array> {
-  const { nodes, kept, windowCount } = table;
+  const { childMask, parents, revFirst, kept, windowCount } = table;
   const last = windowCount - 1;
+  const nodes = childMask.length;
   const HALF = 2 ** 26;
   return {
     ones: () => new Float64Array(kept).fill(1),
     zeros: () => new Float64Array(kept),
     run(from, to) {
-      const cursor = new WindowCursor(table);
-      const { suffix, oldest } = cursor;
-      for (let u = 0, m = cursor.next(); m > 0; m = cursor.next()) {
-        for (let i = 0; i < m; i++, u++) {
-          const conflict = conflictOf[oldest[i]!]!;
-          const s = suffix[i]!;
-          let free = nodes[2 * s + 1]!;
-          let t = nodes[2 * s]!;
+      const next = Int32Array.from(table.rowStart);
+      for (let s = 0, first = 0; s < nodes; s++) {
+        const children = childMask[s]!;
+        let rowsLeft = parents[s]!;
+        while (rowsLeft !== 0) {
+          const rowBit = rowsLeft & -rowsLeft;
+          rowsLeft ^= rowBit;
+          const o1 = 31 - Math.clz32(rowBit);
+          const u = next[o1]!++;
+          if (u >= kept) continue;
+          const conflict = conflictOf[o1]!;
+          let free = children;
+          let t = first;
           let sum = 0;
           while (free !== 0) {
             const bit = free & -free;
@@ -461,48 +448,43 @@ function doubleStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Floa
           }
           to[u] = sum;
         }
+        first += popcount(children);
       }
     },
     dot(a, b) {
       // Counts are below 2^52: split each into 26-bit halves, whose products are below 2^52,
       // and add the high, middle and low products separately.
-      const cursor = new WindowCursor(table);
-      const { reversal } = cursor;
+      const next = Int32Array.from(table.rowStart);
       let hi = 0n;
       let mid = 0n;
       let lo = 0n;
       let accHi = 0;
       let accMid = 0;
       let accLo = 0;
-      for (let u = 0, m = cursor.next(); m > 0; m = cursor.next()) {
-        cursor.reverse(m);
-        for (let i = 0; i < m; i++, u++) {
+      for (let s = 0; s < nodes; s++) {
+        const rowsAll = parents[s]!;
+        const reversal = revFirst[s]!;
+        let rowsLeft = rowsAll;
+        while (rowsLeft !== 0) {
+          const rowBit = rowsLeft & -rowsLeft;
+          rowsLeft ^= rowBit;
+          const u = next[31 - Math.clz32(rowBit)]!++;
+          if (u >= kept) continue;
+          const r = reversal + popcount(rowsAll & (rowBit - 1));
           const x = a[u]!;
-          const y = b[reversal[i]!]!;
+          const y = b[r < kept ? r : last - r]!;
           const xh = Math.floor(x / HALF);
           const xl = x - xh * HALF;
           const yh = Math.floor(y / HALF);
           const yl = y - yh * HALF;
           accHi += xh * yh;
           accMid += xh * yl;
-          if (accMid >= FLUSH) {
-            mid += BigInt(accMid);
-            accMid = 0;
-          }
           accMid += xl * yh;
           accLo += xl * yl;
-          if (accHi >= FLUSH) {
-            hi += BigInt(accHi);
-            accHi = 0;
-          }
-          if (accMid >= FLUSH) {
-            mid += BigInt(accMid);
-            accMid = 0;
-          }
-          if (accLo >= FLUSH) {
-            lo += BigInt(accLo);
-            accLo = 0;
-          }
+          // Each term is below 2^52 and each sum was below 2^52: still exact.
+          if (accHi >= FLUSH) [hi, accHi] = [hi + BigInt(accHi), 0];
+          if (accMid >= FLUSH) [mid, accMid] = [mid + BigInt(accMid), 0];
+          if (accLo >= FLUSH) [lo, accLo] = [lo + BigInt(accLo), 0];
         }
       }
       hi += BigInt(accHi);
@@ -515,13 +497,11 @@ function doubleStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Floa
       let acc = 0;
       for (let t = table.rangeStart; t < table.rangeEnd; t++) {
         acc += v[t < kept ? t : last - t]!;
-        if (acc >= FLUSH) {
-          flushed += BigInt(acc);
-          acc = 0;
-        }
+        if (acc >= FLUSH) [flushed, acc] = [flushed + BigInt(acc), 0];
       }
       return flushed + BigInt(acc);
     },
+    valueAt: (v, t) => BigInt(v[t]!),
   };
 }
 
@@ -530,8 +510,9 @@ function residueStepper(
   conflictOf: Int32Array,
   residues: ResidueSystem,
 ): Stepper<Uint32Array> {
-  const { nodes, kept, windowCount } = table;
+  const { childMask, parents, revFirst, kept, windowCount } = table;
   const last = windowCount - 1;
+  const nodes = childMask.length;
   const P = residues.size;
   const primes = residues.primes;
   // A window sums at most n − D + 1 ≤ MAX_ADDENDS children, each below 2^27: below 2^32.
@@ -540,16 +521,21 @@ function residueStepper(
     ones: () => new Uint32Array(kept * P).fill(1),
     zeros: () => new Uint32Array(kept * P),
     run(from, to) {
-      const cursor = new WindowCursor(table);
-      const { suffix, oldest } = cursor;
-      for (let u = 0, m = cursor.next(); m > 0; m = cursor.next()) {
-        for (let i = 0; i < m; i++, u++) {
-          const conflict = conflictOf[oldest[i]!]!;
-          const s = suffix[i]!;
-          let free = nodes[2 * s + 1]!;
-          let t = nodes[2 * s]!;
+      const next = Int32Array.from(table.rowStart);
+      for (let s = 0, first = 0; s < nodes; s++) {
+        const children = childMask[s]!;
+        let rowsLeft = parents[s]!;
+        while (rowsLeft !== 0) {
+          const rowBit = rowsLeft & -rowsLeft;
+          rowsLeft ^= rowBit;
+          const o1 = 31 - Math.clz32(rowBit);
+          const u = next[o1]!++;
+          if (u >= kept) continue;
+          const conflict = conflictOf[o1]!;
           const at = u * P;
           for (let k = 0; k < P; k++) to[at + k] = 0;
+          let free = children;
+          let t = first;
           while (free !== 0) {
             const bit = free & -free;
             free ^= bit;
@@ -561,21 +547,27 @@ function residueStepper(
           }
           for (let k = 0; k < P; k++) to[at + k]! %= primes[k]!;
         }
+        first += popcount(children);
       }
     },
     dot(a, b) {
-      const cursor = new WindowCursor(table);
-      const { reversal } = cursor;
+      const next = Int32Array.from(table.rowStart);
       const acc = new Float64Array(P);
-      for (let u = 0, m = cursor.next(); m > 0; m = cursor.next()) {
-        cursor.reverse(m);
-        for (let i = 0; i < m; i++, u++) {
-          const other = reversal[i]! * P;
-          for (let k = 0; k < P; k++) {
-            acc[k]! += mulMod(a[u * P + k]!, b[other + k]!, primes[k]!);
-          }
+      for (let s = 0; s < nodes; s++) {
+        const rowsAll = parents[s]!;
+        const reversal = revFirst[s]!;
+        let rowsLeft = rowsAll;
+        while (rowsLeft !== 0) {
+          const rowBit = rowsLeft & -rowsLeft;
+          rowsLeft ^= rowBit;
+          const u = next[31 - Math.clz32(rowBit)]!++;
+          if (u >= kept) continue;
+          const r = reversal + popcount(rowsAll & (rowBit - 1));
+          const other = (r < kept ? r : last - r) * P;
+          for (let k = 0; k < P; k++) acc[k]! += mulMod(a[u * P + k]!, b[other + k]!, primes[k]!);
         }
-        for (let k = 0; k < P; k++) acc[k]! %= primes[k]!; // CHUNK products below 2^39
+        // At most 16 products below 2^27 since the last reduction.
+        for (let k = 0; k < P; k++) acc[k]! %= primes[k]!;
       }
       return residues.combine(acc);
     },
@@ -589,6 +581,7 @@ function residueStepper(
       for (let k = 0; k < P; k++) acc[k]! %= primes[k]!;
       return residues.combine(acc);
     },
+    valueAt: (v, t) => residues.combine(v.subarray(t * P, (t + 1) * P)),
   };
 }
 
