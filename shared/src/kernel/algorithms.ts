@@ -48,7 +48,7 @@ export interface CostEstimate {
  */
 export const COST_PER_OPERATION: Readonly<Record<Algorithm, number>> = {
   dfs: 10e-9, // per search call
-  'window-transfer': 32e-9, // per trie node built, or per window step and count word
+  'window-transfer': 20e-9, // per trie node built (see estimateCost for the transfer's mix)
   'seed-dp': 60e-9, // per generated successor (sort and merge included)
 };
 
@@ -81,17 +81,17 @@ export function estimateCost(
   if (algorithm === 'window-transfer') {
     const shape = transferShape(n, depth, prefix.length);
     const kept = windows / 2;
-    const nodes = (k: number): number => (k >= 0 ? (windowLevels[k] ?? 0) : 0);
-    const suffixes = nodes(depth - 1);
-    // Steady: the table per node of level D−1, and two count vectors. Building: level D−2's
-    // seven arrays (29 B a node), level D−3's two, level D−1's table and reversal indices.
-    const steady = suffixes * TABLE_BYTES_PER_NODE + 2 * kept * shape.countBytes;
-    const building = nodes(depth - 2) * 29 + nodes(depth - 3) * 8 + suffixes * (TABLE_BYTES_PER_NODE + 4);
-    const bytes = Math.max(steady, building);
-    let trieNodes = 0;
-    for (let k = 0; k <= depth; k++) trieNodes += windowLevels[k] ?? 0;
+    const suffixes = windowLevels[depth - 1] ?? 0;
+    let upper = 0; // trie levels built before level D−1
+    for (let k = 0; k + 1 < depth; k++) upper += windowLevels[k] ?? 0;
+    // An upper bound: every level's build arrays (29 B a node above level D−1; the table and
+    // 4 B of temporaries at level D−1) still uncollected when the two count vectors exist.
+    const bytes =
+      upper * 29 + suffixes * (TABLE_BYTES_PER_NODE + 4) + 2 * kept * shape.countBytes;
+    // Building and pairing the reversals read level D−1 at random (about 16 sequential
+    // operations' worth per node); a step reads and writes every kept window as a stream.
     const perStep = shape.counts === 'residues' ? new ResidueSystem(n).size : 1;
-    const operations = trieNodes + kept * (shape.steps * perStep + 1);
+    const operations = upper + windows + 16 * suffixes + 0.5 * kept * shape.steps * perStep;
     return { seconds: operations * COST_PER_OPERATION['window-transfer'], bytes };
   }
   // The seed's frontier is at most the windows; each row generates a few successors per state.
