@@ -86,8 +86,7 @@ export function estimateCost(
     for (let k = 0; k + 1 < depth; k++) upper += windowLevels[k] ?? 0;
     // An upper bound: every level's build arrays (29 B a node above level D−1; the table and
     // 4 B of temporaries at level D−1) still uncollected when the two count vectors exist.
-    const bytes =
-      upper * 29 + suffixes * (TABLE_BYTES_PER_NODE + 4) + 2 * kept * shape.countBytes;
+    const bytes = upper * 29 + suffixes * (TABLE_BYTES_PER_NODE + 4) + 2 * kept * shape.countBytes;
     // Building and pairing the reversals read level D−1 at random (about 16 sequential
     // operations' worth per node); a step reads and writes every kept window as a stream.
     const perStep = shape.counts === 'residues' ? new ResidueSystem(n).size : 1;

@@ -162,7 +162,15 @@ export function buildWindowTable(n: number, depth: number, focus: readonly numbe
         t++;
       }
       if (last && (t - chunkStart >= CHUNK || i + 1 === count)) {
-        reverseNodes(nodes, reversed, chunkSuffix, chunkOldest, t - chunkStart, nextReversed, chunkStart);
+        reverseNodes(
+          nodes,
+          reversed,
+          chunkSuffix,
+          chunkOldest,
+          t - chunkStart,
+          nextReversed,
+          chunkStart,
+        );
         chunkStart = t;
       }
     }
