@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   ALGORITHMS,
+  countCompletions,
   countPlacements,
   countUnit,
   estimateCost,
@@ -70,6 +71,14 @@ describe('when checked against published values', () => {
   it('gives S(14) = 11726115562784664, the size the source document targets', () => {
     expect(sum(everyD(14).map((d) => countPlacements(14, d)))).toBe(11726115562784664n);
   });
+
+  it('gives S(15) = 461983502794813419 (the transfer up to D = 9, the search beyond)', () => {
+    expect(sum(everyD(15).map((d) => countPlacements(15, d)))).toBe(461983502794813419n);
+  }, 300_000);
+
+  it('gives N(16, 8) = 116404806684 with the transfer meeting in the middle', () => {
+    expect(countPlacements(16, 8, { algorithm: 'window-transfer' })).toBe(116404806684n);
+  });
 });
 
 describe('when counts pass 2^53 and 2^64', () => {
@@ -79,22 +88,25 @@ describe('when counts pass 2^53 and 2^64', () => {
     }
   });
 
-  it('keeps N(n, 1) exact past 2^64 through the residue arithmetic', () => {
-    for (const n of [14, 15, 16, 17, 20]) {
+  it('keeps N(n, 1) exact past 2^64, in doubles and through the residue arithmetic', () => {
+    // n = 24: 23^12 passes 2^52, so the transfer counts modulo primes; odd n has a one-column
+    // window that is its own mirror image.
+    for (const n of [14, 15, 16, 17, 20, 24, 25]) {
       const expected = depthOneCount(n);
       expect(countPlacements(n, 1, { algorithm: 'window-transfer' })).toBe(expected);
-      expect(countPlacements(n, 1, { algorithm: 'seed-dp' })).toBe(expected);
+      if (n <= 20) expect(countPlacements(n, 1, { algorithm: 'seed-dp' })).toBe(expected);
     }
     expect(depthOneCount(16) > 2n ** 53n).toBe(true);
     expect(depthOneCount(20) > 2n ** 64n).toBe(true);
   });
 
-  it('agrees between the dynamic programs where the transfer needs residues with the mirror half', () => {
-    // windows × (n − D)^steps passes 2^53 here, so the transfer counts modulo primes.
+  it('agrees between the dynamic programs where the halves meet in doubles past 2^53', () => {
+    // Each half's counts stay below 2^52, their dot product does not.
     for (const [n, d] of [
       [15, 2],
       [16, 3],
       [16, 4],
+      [24, 3],
     ] as const) {
       expect(countPlacements(n, d, { algorithm: 'window-transfer' })).toBe(
         countPlacements(n, d, { algorithm: 'seed-dp' }),
@@ -102,10 +114,16 @@ describe('when counts pass 2^53 and 2^64', () => {
     }
   });
 
-  it('agrees between the dynamic programs at D = 2 on a 24×24 board', () => {
-    expect(countPlacements(24, 2, { algorithm: 'window-transfer' })).toBe(
-      countPlacements(24, 2, { algorithm: 'seed-dp' }),
+  it('agrees between the dynamic programs where the transfer needs residues', () => {
+    // 24^12 passes 2^52 at (26, 2); with a prefix every row is stepped: 18^18 at (20, 2).
+    expect(countPlacements(26, 2, { algorithm: 'window-transfer' })).toBe(
+      countPlacements(26, 2, { algorithm: 'seed-dp' }),
     );
+    for (const prefix of [[1, 4], [0], [9, 3, 17]]) {
+      expect(countCompletions('window-transfer', 20, 2, prefix)).toBe(
+        countCompletions('seed-dp', 20, 2, prefix),
+      );
+    }
   });
 });
 
@@ -179,3 +197,33 @@ describe('when a computation reports progress', () => {
     });
   }
 });
+
+describe('when the window transfer counts from fixed first rows', () => {
+  it('adds up over every first row (and over first rows longer than a window) to N(n, D)', () => {
+    for (const [n, d, rows] of [
+      [11, 4, 1],
+      [11, 6, 2],
+      [13, 3, 1],
+      [10, 2, 3],
+      [9, 1, 2],
+    ] as const) {
+      const prefixes = legalPrefixes(n, d, rows);
+      const total = sum(prefixes.map((p) => countCompletions('window-transfer', n, d, p)));
+      expect(total).toBe(countPlacements(n, d, { algorithm: 'seed-dp' }));
+    }
+  });
+});
+
+function legalPrefixes(n: number, depth: number, rows: number): number[][] {
+  if (rows === 0) return [[]];
+  return legalPrefixes(n, depth, rows - 1).flatMap((p) =>
+    Array.from({ length: n }, (_, c) => [...p, c]).filter((q) =>
+      q.every((c, r) =>
+        q.slice(Math.max(0, r - depth), r).every((a, i) => {
+          const distance = r - (Math.max(0, r - depth) + i);
+          return a !== c && Math.abs(a - c) !== distance;
+        }),
+      ),
+    ),
+  );
+}

@@ -6,12 +6,7 @@ import { estimateTree } from './estimate.js';
 import { ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';
 import { countBySeedDp } from './seed-dp.js';
-import {
-  bytesPerWindow,
-  countByWindowTransfer,
-  fitsInDoubles,
-  usesMirrorHalf,
-} from './window-transfer.js';
+import { countByWindowTransfer, TABLE_BYTES_PER_NODE, transferShape } from './window-transfer.js';
 
 export const ALGORITHMS = ['seed-dp', 'window-transfer', 'dfs'] as const;
 export type Algorithm = (typeof ALGORITHMS)[number];
@@ -53,7 +48,7 @@ export interface CostEstimate {
  */
 export const COST_PER_OPERATION: Readonly<Record<Algorithm, number>> = {
   dfs: 10e-9, // per search call
-  'window-transfer': 32e-9, // per trie node built, or per window step and count word
+  'window-transfer': 20e-9, // per trie node built (see estimateCost for the transfer's mix)
   'seed-dp': 60e-9, // per generated successor (sort and merge included)
 };
 
@@ -83,24 +78,24 @@ export function estimateCost(
   // Windows are ordinary-queens placements of D rows: level D of the n-queens tree.
   const windowLevels = estimateTree(n, n - 1, [], 512, depth).levels;
   const windows = windowLevels[depth] ?? 0;
-  const residues = new ResidueSystem(n).size;
-  const steps = Math.max(1, n - Math.max(depth, prefix.length));
   if (algorithm === 'window-transfer') {
-    // Building the trie visits every level up to D; each step then visits every window.
-    let trieNodes = 0;
-    for (let k = 0; k <= depth; k++) trieNodes += windowLevels[k] ?? 0;
-    const mirrored = usesMirrorHalf(n, depth, prefix.length);
-    const doubles = fitsInDoubles(n, depth, windows, steps);
-    const bytes =
-      windows * bytesPerWindow(doubles ? 8 : 4 * residues, mirrored) +
-      (windowLevels[depth - 1] ?? 0) * 25;
-    // A step on residues pushes and reduces every prime; on doubles just one add.
-    const keptWindowSteps = windows * steps * (mirrored ? 0.5 : 1);
-    const operations = trieNodes + keptWindowSteps * (doubles ? 1 : residues);
+    const shape = transferShape(n, depth, prefix.length);
+    const kept = windows / 2;
+    const suffixes = windowLevels[depth - 1] ?? 0;
+    let upper = 0; // trie levels built before level D−1
+    for (let k = 0; k + 1 < depth; k++) upper += windowLevels[k] ?? 0;
+    // An upper bound: every level's build arrays (29 B a node above level D−1; the table and
+    // 4 B of temporaries at level D−1) still uncollected when the two count vectors exist.
+    const bytes = upper * 29 + suffixes * (TABLE_BYTES_PER_NODE + 4) + 2 * kept * shape.countBytes;
+    // Building and pairing the reversals read level D−1 at random (about 16 sequential
+    // operations' worth per node); a step reads and writes every kept window as a stream.
+    const perStep = shape.counts === 'residues' ? new ResidueSystem(n).size : 1;
+    const operations = upper + windows + 16 * suffixes + 0.5 * kept * shape.steps * perStep;
     return { seconds: operations * COST_PER_OPERATION['window-transfer'], bytes };
   }
   // The seed's frontier is at most the windows; each row generates a few successors per state.
   const generated = windows * SUCCESSORS_PER_WINDOW;
+  const residues = new ResidueSystem(n).size;
   return {
     seconds: generated * remainingRows * COST_PER_OPERATION['seed-dp'],
     bytes: generated * (4 * Math.ceil(depth / 8) + 4 * residues) * 3,

@@ -1,156 +1,283 @@
-// Transfer matrix over windows: a window is the columns of the last D rows, which are all
+// Transfer matrix over windows: a window is the columns of D consecutive rows, which are all
 // within distance D of each other and so form a conflict-free ordinary-queens placement. The
-// windows are enumerated once, in lexicographic order (oldest row first), as the deepest level
-// of a trie; each later row is one sparse matrix-vector step over that list. No sorting per
-// row, and memory is the number of windows rather than the number of generated successors.
+// windows are numbered in lexicographic order (oldest row first) through a trie; each row is
+// one sparse matrix-vector step, no sorting per row. A whole (n, D) meets in the middle: it
+// runs half the rows and pairs each window with its reversal (see countByWindowTransfer).
 import { assertLegalPrefix, attackedBy, fullMask, popcount } from './board.js';
 import { MAX_ADDENDS, ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';
 
 /**
- * The successors of window (o1, …, oD) are the windows (o2, …, oD, c): the children of the
- * trie node (o2, …, oD), one contiguous slice, minus the at most three columns c that o1
- * attacks from distance D.
+ * The windows, through the nodes s of trie level D−1 (placements of D−1 rows). Window
+ * (o1, …, oD) is child oD of node (o1, …, oD−1), so a node's children are one contiguous slice
+ * of windows, in order of s; and window u = (o1, s) is the node s with one older column. Nothing
+ * is stored per window: a step visits the nodes s in order, and for each the windows (s, x) it
+ * reads (its children, the next slice) and the windows (o1, s) it writes (one per column in
+ * `parents[s]`, each the next window of row o1, which starts at `rowStart[o1]`).
+ *
+ * Mirror symmetry: reflecting every column reverses lexicographic order, so window t and
+ * window W−1−t are mirror images. The counts below (placements that *start* with a window)
+ * begin all ones and so stay mirror-symmetric; only windows t < ⌈W/2⌉ are kept, those with
+ * o1 < ⌈n/2⌉, and a dropped window reads its mirror image.
  */
 export interface WindowTable {
   readonly n: number;
   readonly depth: number;
   readonly windowCount: number;
-  /** Per node of trie level D-1: index of its first child window (plus one sentinel). */
-  readonly childBase: Uint32Array;
-  /** Per node of trie level D-1: the columns of its child windows. */
+  /** Windows kept: the first ⌈W/2⌉. */
+  readonly kept: number;
+  /** Per node s: the columns x of its child windows (s, x). */
   readonly childMask: Int32Array;
-  /** Per window: index of its suffix (o2, …, oD) in trie level D-1. */
-  readonly suffix: Uint32Array;
-  /** Per window: its oldest column o1. */
-  readonly oldest: Uint8Array;
+  /** Per node s: the oldest columns o1 < ⌈n/2⌉ for which (o1, s) is a window. */
+  readonly parents: Uint16Array;
+  /** Per kept oldest column o1: the index of the first window (o1, …). */
+  readonly rowStart: Float64Array;
+  /**
+   * Per node s: the index of the first child of its reversal, so window rev(o1, s) =
+   * (rev s, o1) is revFirst[s] plus the number of columns of parents[s] below o1.
+   */
+  readonly revFirst: Uint32Array;
   /** Windows [rangeStart, rangeEnd) extend the `focus` sequence given to the builder. */
   readonly rangeStart: number;
   readonly rangeEnd: number;
 }
 
-/**
- * Whether a count keeps only half the windows by the mirror symmetry (see the step loop): from
- * a symmetric start (no prefix), with D ≥ 2, and n ≤ 16 so that sums stay below 2^32.
- */
-export function usesMirrorHalf(n: number, depth: number, prefixLength: number): boolean {
-  return prefixLength === 0 && depth >= 2 && 2 * n <= MAX_ADDENDS;
+/** How a window-transfer count runs and what it stores per window. */
+export interface TransferShape {
+  /** Whether the whole (n, D) meets in the middle (empty prefix) or steps every row. */
+  readonly meetsInMiddle: boolean;
+  /** Steps the longer count vector takes. */
+  readonly steps: number;
+  readonly counts: 'uint16' | 'float64' | 'residues';
+  /** Bytes of one count vector per kept window. */
+  readonly countBytes: number;
 }
 
-/** Bytes one window costs (table plus two count vectors of `countBytes` per kept window). */
-export function bytesPerWindow(countBytes: number, mirrored: boolean): number {
-  return 4 + 1 + 12 + (mirrored ? 1 : 2) * countBytes;
+/** Counts in doubles stay below 2^52, so their 26-bit halves multiply exactly (see dot). */
+const DOUBLE_LIMIT = 2 ** 52;
+
+export function transferShape(n: number, depth: number, prefixLength: number): TransferShape {
+  const meetsInMiddle = prefixLength === 0;
+  const rows = n - Math.max(depth, prefixLength);
+  const steps = meetsInMiddle ? Math.ceil(rows / 2) : rows;
+  // Every row after a window's D rows avoids the D columns of the window before it, so it has
+  // at most n − D choices and no count can exceed (n − D)^steps.
+  const bound = (n - depth) ** steps;
+  const counts = bound < 2 ** 16 ? 'uint16' : bound < DOUBLE_LIMIT ? 'float64' : 'residues';
+  const countBytes =
+    counts === 'uint16' ? 2 : counts === 'float64' ? 8 : 4 * new ResidueSystem(n).size;
+  return { meetsInMiddle, steps, counts, countBytes };
 }
 
+/** Bytes per node of trie level D−1 that the table keeps (childMask, parents, revFirst). */
+export const TABLE_BYTES_PER_NODE = 4 + 2 + 4;
+
 /**
- * Builds the window table for 1 ≤ D, and locates the windows extending `focus` (at most D
- * columns; an empty focus selects every window).
+ * Builds the window table for 1 ≤ D ≤ n−1, and locates the windows extending `focus` (at most
+ * D columns; an empty focus selects every window). Levels below D−1 are temporary.
  */
 export function buildWindowTable(n: number, depth: number, focus: readonly number[]): WindowTable {
   const full = fullMask(n);
-  // Level k of the trie holds the legal k-row placements in lexicographic order.
+  const rows = Math.ceil(n / 2); // kept oldest columns
+  const below = (c: number): number => (1 << c) - 1;
+  // Per node of the current level: its placement's masks, the index of its suffix (oldest
+  // column dropped) one level up, its oldest column, and the index of its reversal. `nodes`
+  // interleaves each node's first-child index (2i) and child columns (2i+1), so that one cache
+  // line serves a random lookup; `prevNodes` is the level above.
   let count = 1;
   let cols = new Int32Array(1);
   let left = new Int32Array(1);
   let right = new Int32Array(1);
   let suffixRank = new Uint32Array(1);
   let oldestCol = new Uint8Array(1);
-  let prevBase = new Uint32Array(2);
-  let prevMask = new Int32Array(1);
+  let reversed = new Uint32Array(1);
+  let nodes = Int32Array.of(0, full, 0, 0);
+  let prevNodes = new Int32Array(2);
   let focusLo = 0;
   let focusHi = 1;
+  // Level D−1, filled when it is generated (D = 1: the root, the parent of every window).
+  let childMask = Int32Array.of(full);
+  let parents = Uint16Array.of(below(rows));
+  const rowCount = new Float64Array(rows).fill(1);
+  // The last level keeps its nodes' suffixes and oldest columns only for one chunk at a time.
+  const chunkSuffix = new Uint32Array(CHUNK + 32);
+  const chunkOldest = new Uint8Array(CHUNK + 32);
 
-  for (let level = 0; level < depth; level++) {
-    const base = new Uint32Array(count + 1);
-    const mask = new Int32Array(count);
-    let total = 0;
-    for (let i = 0; i < count; i++) {
-      const free = ~((cols[i] ?? 0) | (left[i] ?? 0) | (right[i] ?? 0)) & full;
-      mask[i] = free;
-      base[i] = total;
-      total += popcount(free);
-    }
-    base[count] = total;
-
-    // Follow the focus: a single path while it lasts, then the whole subtree below it.
-    if (level < focus.length) {
-      const c = focus[level] ?? 0;
-      const m = mask[focusLo] ?? 0;
-      if (!(m & (1 << c))) return emptyTable(n, depth, base, mask);
-      focusLo = (base[focusLo] ?? 0) + popcount(m & ((1 << c) - 1));
-      focusHi = focusLo + 1;
-    } else {
-      focusLo = base[focusLo] ?? 0;
-      focusHi = base[focusHi] ?? 0;
-    }
-
-    const last = level + 1 === depth;
+  for (let level = 0; level + 1 < depth; level++) {
+    const total = fillBases(nodes, count);
+    [focusLo, focusHi] = followFocus(focus, level, nodes, focusLo, focusHi);
+    const last = level + 2 === depth; // generating level D−1, whose children are the windows
+    const next = last ? nodes : new Int32Array(2 * total + 2);
+    const nextReversed = new Uint32Array(total);
     const nextCols = last ? cols : new Int32Array(total);
     const nextLeft = last ? left : new Int32Array(total);
     const nextRight = last ? right : new Int32Array(total);
-    const nextSuffix = new Uint32Array(total);
-    const nextOldest = new Uint8Array(total);
+    const nextSuffix = last ? chunkSuffix : new Uint32Array(total);
+    const nextOldest = last ? chunkOldest : new Uint8Array(total);
+    if (last) {
+      childMask = new Int32Array(total);
+      parents = new Uint16Array(total);
+      rowCount.fill(0);
+    }
+    let chunkStart = 0; // last level: first node whose reversal is still to compute
     for (let i = 0, t = 0; i < count; i++) {
-      let free = mask[i] ?? 0;
-      const s = suffixRank[i] ?? 0;
+      let free = nodes[2 * i + 1]!;
+      const s = suffixRank[i]!;
       while (free !== 0) {
         const bit = free & -free;
         free ^= bit;
         const c = 31 - Math.clz32(bit);
-        if (!last) {
-          nextCols[t] = (cols[i] ?? 0) | bit;
-          nextLeft[t] = (((left[i] ?? 0) | bit) << 1) & full;
-          nextRight[t] = ((right[i] ?? 0) | bit) >>> 1;
-        }
+        const cs = cols[i]! | bit;
+        const ls = ((left[i]! | bit) << 1) & full;
+        const rs = (right[i]! | bit) >>> 1;
+        const childFree = ~(cs | ls | rs) & full;
         // The suffix drops the oldest column: it is child c of this node's suffix one level up.
-        nextSuffix[t] =
-          level === 0 ? 0 : (prevBase[s] ?? 0) + popcount((prevMask[s] ?? 0) & ((1 << c) - 1));
-        nextOldest[t] = level === 0 ? c : (oldestCol[i] ?? 0);
+        const suffix =
+          level === 0 ? 0 : prevNodes[2 * s]! + popcount(prevNodes[2 * s + 1]! & below(c));
+        const oldest = level === 0 ? c : oldestCol[i]!;
+        if (last) {
+          childMask[t] = childFree;
+          chunkSuffix[t - chunkStart] = suffix;
+          chunkOldest[t - chunkStart] = oldest;
+          // Window (this node, x) has suffix (its suffix, x), a sibling of this node.
+          if (oldest < rows) {
+            rowCount[oldest]! += popcount(childFree);
+            let x = childFree;
+            const first = nodes[2 * suffix]!;
+            const siblings = nodes[2 * suffix + 1]!;
+            while (x !== 0) {
+              const xb = x & -x;
+              x ^= xb;
+              parents[first + popcount(siblings & (xb - 1))]! |= 1 << oldest;
+            }
+          }
+        } else {
+          next[2 * t + 1] = childFree;
+          nextCols[t] = cs;
+          nextLeft[t] = ls;
+          nextRight[t] = rs;
+          nextSuffix[t] = suffix;
+          nextOldest[t] = oldest;
+        }
         t++;
       }
+      if (last && (t - chunkStart >= CHUNK || i + 1 === count)) {
+        reverseNodes(
+          nodes,
+          reversed,
+          chunkSuffix,
+          chunkOldest,
+          t - chunkStart,
+          nextReversed,
+          chunkStart,
+        );
+        chunkStart = t;
+      }
     }
+    if (!last) reverseNodes(nodes, reversed, nextSuffix, nextOldest, total, nextReversed, 0);
     cols = nextCols;
     left = nextLeft;
     right = nextRight;
     suffixRank = nextSuffix;
     oldestCol = nextOldest;
-    prevBase = base;
-    prevMask = mask;
+    reversed = nextReversed;
+    prevNodes = nodes;
+    nodes = next;
     count = total;
   }
+
+  // Level D−1: first-child indices (temporary), the focus, and each node's reversal's first child.
+  const base = new Uint32Array(count + 1);
+  for (let s = 0; s < count; s++) base[s + 1] = base[s]! + popcount(childMask[s]!);
+  const windowCount = base[count]!;
+  if (depth - 1 < focus.length) {
+    const c = focus[depth - 1] ?? 0;
+    const m = focusHi > focusLo ? childMask[focusLo]! : 0;
+    const at = base[focusLo]! + popcount(m & below(c));
+    [focusLo, focusHi] = m & (1 << c) ? [at, at + 1] : [0, 0];
+  } else {
+    [focusLo, focusHi] = [base[focusLo]!, base[focusHi]!];
+  }
+  const revFirst = reversed; // reused in place: reversed[s] is read once, just before
+  for (let s = 0; s < count; s++) revFirst[s] = base[reversed[s]!]!;
+  const rowStart = new Float64Array(rows);
+  for (let o = 1; o < rows; o++) rowStart[o] = rowStart[o - 1]! + rowCount[o - 1]!;
   return {
     n,
     depth,
-    windowCount: count,
-    childBase: prevBase,
-    childMask: prevMask,
-    suffix: suffixRank,
-    oldest: oldestCol,
+    windowCount,
+    kept: Math.ceil(windowCount / 2),
+    childMask,
+    parents,
+    rowStart,
+    revFirst,
     rangeStart: focusLo,
     rangeEnd: focusHi,
   };
 }
 
-function emptyTable(
-  n: number,
-  depth: number,
-  childBase: Uint32Array,
-  childMask: Int32Array,
-): WindowTable {
-  return {
-    n,
-    depth,
-    windowCount: 0,
-    childBase,
-    childMask,
-    suffix: new Uint32Array(0),
-    oldest: new Uint8Array(0),
-    rangeStart: 0,
-    rangeEnd: 0,
-  };
+/** Fills each node's first-child index from the child masks (and the sentinel); the total. */
+function fillBases(nodes: Int32Array, count: number): number {
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    nodes[2 * i] = total;
+    total += popcount(nodes[2 * i + 1]!);
+  }
+  nodes[2 * count] = total;
+  return total;
 }
 
-/** Number of legal completions of `prefix` on an (n, D) board, by window transfer steps. */
+/**
+ * out[at + k] = index of the reversal of the node with suffix `suffix[k]` and oldest column
+ * `oldest[k]` one level down: child `oldest` of the suffix's reversal. The lookups are random;
+ * two tight loops let the processor keep many of them in flight at once.
+ */
+function reverseNodes(
+  nodes: Int32Array,
+  reversed: Uint32Array,
+  suffix: Uint32Array,
+  oldest: Uint8Array,
+  length: number,
+  out: Uint32Array,
+  at: number,
+): void {
+  for (let k = 0; k < length; k++) out[at + k] = reversed[suffix[k]!]!;
+  for (let k = 0; k < length; k++) {
+    const r = out[at + k]!;
+    out[at + k] = nodes[2 * r]! + popcount(nodes[2 * r + 1]! & ((1 << oldest[k]!) - 1));
+  }
+}
+
+/** Follows the focus one level down: a single path while it lasts, then the whole subtree. */
+function followFocus(
+  focus: readonly number[],
+  level: number,
+  nodes: Int32Array,
+  lo: number,
+  hi: number,
+): [number, number] {
+  if (level >= focus.length) return [nodes[2 * lo] ?? 0, nodes[2 * hi] ?? 0];
+  if (hi <= lo) return [0, 0];
+  const c = focus[level] ?? 0;
+  const m = nodes[2 * lo + 1] ?? 0;
+  if (!(m & (1 << c))) return [0, 0];
+  const at = (nodes[2 * lo] ?? 0) + popcount(m & ((1 << c) - 1));
+  return [at, at + 1];
+}
+
+const CHUNK = 4096;
+
+/**
+ * Number of legal completions of `prefix` on an (n, D) board.
+ *
+ * G_m(u), the number of m-row placements whose first D rows are window u = (o1, s), is the sum
+ * of G_{m−1} over the windows (s, x) that o1 does not attack from distance D: the children of
+ * node s. G_D is all ones. With a prefix, the answer is the sum of G over the windows that
+ * extend it. Without one, the whole count meets in the middle: a board splits at rows k−D …
+ * k−1 (window w) into its first k rows and its last n−k+D, every pair of rows within distance
+ * D lies in one of the two, and reversing the row order maps boards to boards, so
+ * N(n, D) = Σ_w G_{n−k+D}(w) · G_k(rev w). With k ≈ (n+D)/2 that is half the steps.
+ */
 export function countByWindowTransfer(
   n: number,
   depth: number,
@@ -159,126 +286,316 @@ export function countByWindowTransfer(
 ): bigint {
   assertLegalPrefix(n, depth, prefix);
   if (depth === 0) return BigInt(n) ** BigInt(n - prefix.length);
+  if (prefix.length === n) return 1n;
   // A prefix longer than a window only matters through its last D columns.
   const focus = prefix.length > depth ? prefix.slice(prefix.length - depth) : prefix;
-  if (prefix.length === n) return 1n;
-  const startRow = Math.max(prefix.length, depth); // D ≤ n−1, so rows remain
+  const shape = transferShape(n, depth, prefix.length);
   const table = buildWindowTable(n, depth, focus);
-  const steps = n - startRow;
-  onProgress?.(1 / (steps + 1));
-
-  const W = table.windowCount;
-  // Mirror symmetry: reflecting every column reverses lexicographic order, so window t and
-  // window W−1−t are mirror images and, from a symmetric start (no prefix), always hold the same
-  // count. Keep only the first half. For D ≥ 2 no window is its own mirror, so W is even; a
-  // window then receives from at most 2n ≤ 32 windows (n ≤ 16), keeping the sums below 2^32.
-  const mirrored = usesMirrorHalf(n, depth, prefix.length);
-  const kept = mirrored ? W / 2 : W;
-  const stepping = { table, kept, steps, conflictOf: conflictMasks(n, depth), onProgress };
-  const total = fitsInDoubles(n, depth, W, steps)
-    ? BigInt(stepInDoubles(stepping))
-    : stepInResidues(stepping, new ResidueSystem(n));
-  return mirrored ? 2n * total : total;
-}
-
-/** Columns the oldest queen of a window forbids in the next row, by that queen's column. */
-function conflictMasks(n: number, depth: number): Int32Array {
+  const rows = n - Math.max(depth, prefix.length);
   const conflictOf = new Int32Array(n);
   for (let c = 0; c < n; c++) conflictOf[c] = attackedBy(n, c, depth);
-  return conflictOf;
-}
-
-/**
- * Whether plain doubles stay exact: every window holds D distinct columns, so it has at most
- * n − D successors, and no count can exceed windows × (n − D)^steps. Below 2^53 one Float64 per
- * window is exact, needs no reduction, and moves less memory than the residues.
- */
-export function fitsInDoubles(n: number, depth: number, windows: number, steps: number): boolean {
-  return windows * (n - depth) ** steps <= Number.MAX_SAFE_INTEGER;
-}
-
-interface Stepping {
-  readonly table: WindowTable;
-  /** Windows kept: all, or the first half under the mirror symmetry. */
-  readonly kept: number;
-  readonly steps: number;
-  readonly conflictOf: Int32Array;
-  readonly onProgress: ProgressCallback | undefined;
-}
-
-// The two step loops below are the same push (each window's count to its successor slice),
-// written out twice so each stays monomorphic for V8: one on doubles, one on residues. Plain
-// typed-array indexing (the `!`s are in bounds by construction), no allocation.
-
-function stepInDoubles({ table, kept, steps, conflictOf, onProgress }: Stepping): number {
-  const { childBase, childMask, suffix, oldest, windowCount } = table;
-  const last = windowCount - 1;
-  let current = new Float64Array(kept);
-  let next = new Float64Array(kept);
-  current.fill(1, Math.min(table.rangeStart, kept), Math.min(table.rangeEnd, kept));
-  for (let step = 0; step < steps; step++) {
-    next.fill(0);
-    for (let w = 0; w < kept; w++) {
-      const count = current[w]!;
-      if (count === 0) continue;
-      const conflict = conflictOf[oldest[w]!]!;
-      const j = suffix[w]!;
-      let free = childMask[j]!;
-      let t = childBase[j]!;
-      while (free !== 0) {
-        const bit = free & -free;
-        free ^= bit;
-        if ((bit & conflict) === 0) next[t < kept ? t : last - t]! += count; // else: its mirror
-        t++;
-      }
+  // The longer vector's steps plus one unit for the table, one for the final sum.
+  const units = shape.steps + 2;
+  onProgress?.(1 / units);
+  const run = <V>(step: Stepper<V>): bigint => {
+    let current = step.ones();
+    let next = step.zeros();
+    for (let done = 0; done < shape.steps; done++) {
+      step.run(current, next);
+      [current, next] = [next, current];
+      onProgress?.((done + 2) / units);
     }
-    [current, next] = [next, current];
-    onProgress?.((step + 2) / (steps + 1));
+    if (!shape.meetsInMiddle) return step.rangeSum(current);
+    // An even number of rows pairs G_k with itself; an odd one G_k (next) with G_k+1.
+    const a = 2 * shape.steps === rows ? current : next;
+    const half = step.dot(a, current);
+    // Only a one-column window (D = 1, n odd) can be its own mirror image: counted once.
+    if (table.windowCount % 2 === 0) return 2n * half;
+    const middle = table.kept - 1;
+    return 2n * half - step.valueAt(a, middle) * step.valueAt(current, middle);
+  };
+  let total: bigint;
+  switch (shape.counts) {
+    case 'uint16':
+      total = run(smallStepper(table, conflictOf));
+      break;
+    case 'float64':
+      total = run(doubleStepper(table, conflictOf));
+      break;
+    case 'residues':
+      total = run(residueStepper(table, conflictOf, new ResidueSystem(n)));
+      break;
   }
-  let total = 0;
-  for (let w = 0; w < kept; w++) total += current[w]!;
+  onProgress?.(1);
   return total;
 }
 
-function stepInResidues(
-  { table, kept, steps, conflictOf, onProgress }: Stepping,
-  residues: ResidueSystem,
-): bigint {
-  const { childBase, childMask, suffix, oldest, windowCount } = table;
+/** The step, dot product and sums for one arithmetic, over typed-array count vectors. */
+interface Stepper<V> {
+  ones(): V;
+  zeros(): V;
+  /** to = one step of from. */
+  run(from: V, to: V): void;
+  /** Σ over kept windows u of a(u) · b(rev u). */
+  dot(a: V, b: V): bigint;
+  /** Σ over the focus range (every window, not just the kept ones). */
+  rangeSum(v: V): bigint;
+  valueAt(v: V, window: number): bigint;
+}
+
+// The step loops below are the same pull, written out per arithmetic so each stays
+// monomorphic for V8: nodes s in order, so the children (s, x) are read as one stream and each
+// row o1 of windows (o1, s) is written as another; plain typed-array indexing (the `!`s are in
+// bounds by construction). A child in the dropped half reads its mirror image W−1−t. The dot
+// products visit the windows in the same order; the reversal's count is the only random read.
+// Exact sums stay in doubles below 2^53 and become BigInt only every 2^52 (FLUSH).
+
+const FLUSH = 2 ** 52;
+
+function smallStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Uint16Array> {
+  const { childMask, parents, revFirst, kept, windowCount } = table;
   const last = windowCount - 1;
+  const nodes = childMask.length;
+  return {
+    ones: () => new Uint16Array(kept).fill(1),
+    zeros: () => new Uint16Array(kept),
+    run(from, to) {
+      const next = Int32Array.from(table.rowStart); // next window of each row
+      for (let s = 0, first = 0; s < nodes; s++) {
+        const children = childMask[s]!;
+        let rowsLeft = parents[s]!;
+        while (rowsLeft !== 0) {
+          const rowBit = rowsLeft & -rowsLeft;
+          rowsLeft ^= rowBit;
+          const o1 = 31 - Math.clz32(rowBit);
+          const u = next[o1]!++;
+          if (u >= kept) continue; // the second half of the middle row (n odd)
+          const conflict = conflictOf[o1]!;
+          let free = children;
+          let t = first;
+          let sum = 0;
+          while (free !== 0) {
+            const bit = free & -free;
+            free ^= bit;
+            if ((bit & conflict) === 0) sum += from[t < kept ? t : last - t]!;
+            t++;
+          }
+          to[u] = sum;
+        }
+        first += popcount(children);
+      }
+    },
+    dot(a, b) {
+      // Products stay below 2^32, so a double takes 2^20 of them before a flush. The read of
+      // the reversal's count is random (and dominates); when a is b, the terms of u and of
+      // its partner are equal, so each pair is read once (`paired` holds them, counted twice).
+      const same = a === b;
+      const next = Int32Array.from(table.rowStart);
+      let flushed = 0n;
+      let acc = 0;
+      let paired = 0;
+      for (let s = 0; s < nodes; s++) {
+        const rowsAll = parents[s]!;
+        const reversal = revFirst[s]!;
+        let rowsLeft = rowsAll;
+        while (rowsLeft !== 0) {
+          const rowBit = rowsLeft & -rowsLeft;
+          rowsLeft ^= rowBit;
+          const u = next[31 - Math.clz32(rowBit)]!++;
+          if (u >= kept) continue;
+          const r = reversal + popcount(rowsAll & (rowBit - 1));
+          const partner = r < kept ? r : last - r;
+          if (!same || partner === u) acc += a[u]! * b[partner]!;
+          else if (partner > u) paired += a[u]! * b[partner]!;
+        }
+        if (acc >= FLUSH || paired >= FLUSH) {
+          flushed += BigInt(acc) + 2n * BigInt(paired);
+          acc = 0;
+          paired = 0;
+        }
+      }
+      return flushed + BigInt(acc) + 2n * BigInt(paired);
+    },
+    rangeSum(v) {
+      let total = 0;
+      for (let t = table.rangeStart; t < table.rangeEnd; t++) total += v[t < kept ? t : last - t]!;
+      return BigInt(total); // fewer than 2^32 windows, each below 2^16
+    },
+    valueAt: (v, t) => BigInt(v[t]!),
+  };
+}
+
+function doubleStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Float64Array> {
+  const { childMask, parents, revFirst, kept, windowCount } = table;
+  const last = windowCount - 1;
+  const nodes = childMask.length;
+  const HALF = 2 ** 26;
+  return {
+    ones: () => new Float64Array(kept).fill(1),
+    zeros: () => new Float64Array(kept),
+    run(from, to) {
+      const next = Int32Array.from(table.rowStart);
+      for (let s = 0, first = 0; s < nodes; s++) {
+        const children = childMask[s]!;
+        let rowsLeft = parents[s]!;
+        while (rowsLeft !== 0) {
+          const rowBit = rowsLeft & -rowsLeft;
+          rowsLeft ^= rowBit;
+          const o1 = 31 - Math.clz32(rowBit);
+          const u = next[o1]!++;
+          if (u >= kept) continue;
+          const conflict = conflictOf[o1]!;
+          let free = children;
+          let t = first;
+          let sum = 0;
+          while (free !== 0) {
+            const bit = free & -free;
+            free ^= bit;
+            if ((bit & conflict) === 0) sum += from[t < kept ? t : last - t]!;
+            t++;
+          }
+          to[u] = sum;
+        }
+        first += popcount(children);
+      }
+    },
+    dot(a, b) {
+      // Counts are below 2^52: split each into 26-bit halves, whose products are below 2^52,
+      // and add the high, middle and low products separately.
+      const next = Int32Array.from(table.rowStart);
+      let hi = 0n;
+      let mid = 0n;
+      let lo = 0n;
+      let accHi = 0;
+      let accMid = 0;
+      let accLo = 0;
+      for (let s = 0; s < nodes; s++) {
+        const rowsAll = parents[s]!;
+        const reversal = revFirst[s]!;
+        let rowsLeft = rowsAll;
+        while (rowsLeft !== 0) {
+          const rowBit = rowsLeft & -rowsLeft;
+          rowsLeft ^= rowBit;
+          const u = next[31 - Math.clz32(rowBit)]!++;
+          if (u >= kept) continue;
+          const r = reversal + popcount(rowsAll & (rowBit - 1));
+          const x = a[u]!;
+          const y = b[r < kept ? r : last - r]!;
+          const xh = Math.floor(x / HALF);
+          const xl = x - xh * HALF;
+          const yh = Math.floor(y / HALF);
+          const yl = y - yh * HALF;
+          accHi += xh * yh;
+          accMid += xh * yl;
+          accMid += xl * yh;
+          accLo += xl * yl;
+          // Each term is below 2^52 and each sum was below 2^52: still exact.
+          if (accHi >= FLUSH) [hi, accHi] = [hi + BigInt(accHi), 0];
+          if (accMid >= FLUSH) [mid, accMid] = [mid + BigInt(accMid), 0];
+          if (accLo >= FLUSH) [lo, accLo] = [lo + BigInt(accLo), 0];
+        }
+      }
+      hi += BigInt(accHi);
+      mid += BigInt(accMid);
+      lo += BigInt(accLo);
+      return (hi << 52n) + (mid << 26n) + lo;
+    },
+    rangeSum(v) {
+      let flushed = 0n;
+      let acc = 0;
+      for (let t = table.rangeStart; t < table.rangeEnd; t++) {
+        acc += v[t < kept ? t : last - t]!;
+        if (acc >= FLUSH) [flushed, acc] = [flushed + BigInt(acc), 0];
+      }
+      return flushed + BigInt(acc);
+    },
+    valueAt: (v, t) => BigInt(v[t]!),
+  };
+}
+
+function residueStepper(
+  table: WindowTable,
+  conflictOf: Int32Array,
+  residues: ResidueSystem,
+): Stepper<Uint32Array> {
+  const { childMask, parents, revFirst, kept, windowCount } = table;
+  const last = windowCount - 1;
+  const nodes = childMask.length;
   const P = residues.size;
   const primes = residues.primes;
-  let current = new Uint32Array(kept * P);
-  let next = new Uint32Array(kept * P);
-  current.fill(1, Math.min(table.rangeStart, kept) * P, Math.min(table.rangeEnd, kept) * P);
-  for (let step = 0; step < steps; step++) {
-    next.fill(0);
-    for (let w = 0; w < kept; w++) {
-      const from = w * P;
-      let nonZero = 0;
-      for (let i = 0; i < P; i++) nonZero |= current[from + i]!;
-      if (nonZero === 0) continue;
-      const conflict = conflictOf[oldest[w]!]!;
-      const j = suffix[w]!;
-      let free = childMask[j]!;
-      let t = childBase[j]!;
-      while (free !== 0) {
-        const bit = free & -free;
-        free ^= bit;
-        if ((bit & conflict) === 0) {
-          const to = (t < kept ? t : last - t) * P; // a dropped half's window: its mirror
-          for (let i = 0; i < P; i++) next[to + i]! += current[from + i]!;
+  // A window sums at most n − D + 1 ≤ MAX_ADDENDS children, each below 2^27: below 2^32.
+  if (table.n - table.depth + 1 > MAX_ADDENDS) throw new RangeError('too many addends');
+  return {
+    ones: () => new Uint32Array(kept * P).fill(1),
+    zeros: () => new Uint32Array(kept * P),
+    run(from, to) {
+      const next = Int32Array.from(table.rowStart);
+      for (let s = 0, first = 0; s < nodes; s++) {
+        const children = childMask[s]!;
+        let rowsLeft = parents[s]!;
+        while (rowsLeft !== 0) {
+          const rowBit = rowsLeft & -rowsLeft;
+          rowsLeft ^= rowBit;
+          const o1 = 31 - Math.clz32(rowBit);
+          const u = next[o1]!++;
+          if (u >= kept) continue;
+          const conflict = conflictOf[o1]!;
+          const at = u * P;
+          for (let k = 0; k < P; k++) to[at + k] = 0;
+          let free = children;
+          let t = first;
+          while (free !== 0) {
+            const bit = free & -free;
+            free ^= bit;
+            if ((bit & conflict) === 0) {
+              const source = (t < kept ? t : last - t) * P;
+              for (let k = 0; k < P; k++) to[at + k]! += from[source + k]!;
+            }
+            t++;
+          }
+          for (let k = 0; k < P; k++) to[at + k]! %= primes[k]!;
         }
-        t++;
+        first += popcount(children);
       }
-    }
-    // At most 32 windows feed one window (see above), so the sums stayed below 2^32.
-    for (let i = 0; i < P; i++) {
-      const p = primes[i]!;
-      for (let k = i; k < kept * P; k += P) next[k]! %= p;
-    }
-    [current, next] = [next, current];
-    onProgress?.((step + 2) / (steps + 1));
-  }
-  return residues.sum(current, kept);
+    },
+    dot(a, b) {
+      const next = Int32Array.from(table.rowStart);
+      const acc = new Float64Array(P);
+      for (let s = 0; s < nodes; s++) {
+        const rowsAll = parents[s]!;
+        const reversal = revFirst[s]!;
+        let rowsLeft = rowsAll;
+        while (rowsLeft !== 0) {
+          const rowBit = rowsLeft & -rowsLeft;
+          rowsLeft ^= rowBit;
+          const u = next[31 - Math.clz32(rowBit)]!++;
+          if (u >= kept) continue;
+          const r = reversal + popcount(rowsAll & (rowBit - 1));
+          const other = (r < kept ? r : last - r) * P;
+          for (let k = 0; k < P; k++) acc[k]! += mulMod(a[u * P + k]!, b[other + k]!, primes[k]!);
+        }
+        // At most 16 products below 2^27 since the last reduction.
+        for (let k = 0; k < P; k++) acc[k]! %= primes[k]!;
+      }
+      return residues.combine(acc);
+    },
+    rangeSum(v) {
+      const acc = new Float64Array(P);
+      for (let t = table.rangeStart; t < table.rangeEnd; t++) {
+        const at = (t < kept ? t : last - t) * P;
+        for (let k = 0; k < P; k++) acc[k]! += v[at + k]!;
+        if ((t & 0xfffff) === 0) for (let k = 0; k < P; k++) acc[k]! %= primes[k]!;
+      }
+      for (let k = 0; k < P; k++) acc[k]! %= primes[k]!;
+      return residues.combine(acc);
+    },
+    valueAt: (v, t) => residues.combine(v.subarray(t * P, (t + 1) * P)),
+  };
+}
+
+/** a · b mod p for a, b < p < 2^27, exact in doubles: b split at 2^13 keeps products < 2^41. */
+function mulMod(a: number, b: number, p: number): number {
+  const high = Math.floor(b / 8192);
+  const low = b - high * 8192;
+  return (((a * high) % p) * 8192 + a * low) % p;
 }
