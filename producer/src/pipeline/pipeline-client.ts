@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import {
   type Calibration,
   createRedis,
+  defaultSlotMemory,
   type Disagreement,
   type Mismatch,
   InvalidInputError,
@@ -20,6 +21,7 @@ import {
   type WqConfig,
 } from '@weak-queens/shared';
 import { isConnectionError } from './connection-errors.js';
+import { type ClusterDescription, planForCluster } from './cluster-plan.js';
 import { type PlannedSize, planSize } from './sweep-planner.js';
 import { SweepFailedError } from './sweep-failed-error.js';
 
@@ -160,14 +162,19 @@ export class PipelineClient {
     const calibration = await this.store.calibration();
     // Plan every n before adding any, so the workers see the whole sweep's priorities at once.
     const planStarted = performance.now();
+    // Algorithms and unit sizes for the workers there are (or, before any has started, for
+    // this machine as `npm start` runs it), to end the sweep soonest rather than to do least.
+    const cluster = await this.cluster();
+    const { depthPlans } = planForCluster(ns, cluster, { targetSeconds, calibration });
     const plans: PlannedSize[] = [];
     for (const n of ns) {
       const planned = await planSize(n, this.store, {
         sweepId: id,
         targetSeconds,
         attempts: this.config.attempts,
-        maxUnitBytes: this.config.maxUnitBytes,
+        maxUnitBytes: cluster.memoryBytes / cluster.slots,
         calibration,
+        depthPlans,
         verify: (options.verify ?? false) || (options.audit ?? false),
         audit: options.audit ?? false,
       });
@@ -213,6 +220,25 @@ export class PipelineClient {
       enqueueSeconds: (performance.now() - enqueueStarted) / 1000,
     };
     return { sweep, added, sizes, timing };
+  }
+
+  /**
+   * The cluster a sweep is planned for: the live workers (the most slots and memory among them:
+   * a unit is planned to fit the largest), each slot capped at WQ_MAX_UNIT_BYTES; with none
+   * live, one worker like this machine's default.
+   */
+  async cluster(): Promise<ClusterDescription> {
+    const cap = this.config.maxUnitBytes;
+    const live = await this.registry.liveWorkers();
+    if (live.length === 0) {
+      const slots = this.config.concurrency;
+      return { workers: 1, slots, memoryBytes: slots * Math.min(cap, defaultSlotMemory()) };
+    }
+    const slots = Math.max(...live.map((w) => w.concurrency));
+    const perSlot = Math.max(
+      ...live.map((w) => (w.memoryBytes ?? w.concurrency * defaultSlotMemory()) / w.concurrency),
+    );
+    return { workers: live.length, slots, memoryBytes: slots * Math.min(cap, perSlot) };
   }
 
   async progress(sweepId: string): Promise<SweepProgress> {

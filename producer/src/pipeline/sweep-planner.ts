@@ -42,6 +42,8 @@ export interface SweepPlanOptions {
   readonly verify?: boolean;
   /** `wq verify`: recount even an S(n) that was verified before (implies `verify`). */
   readonly audit?: boolean;
+  /** Plans made for the cluster by `planForCluster`, by `${n}:${D}`; others are planned here. */
+  readonly depthPlans?: ReadonlyMap<string, PlannedDepth>;
 }
 
 export interface PlannedSize {
@@ -166,7 +168,10 @@ export async function planSize(
   store: ResultStore,
   options: SweepPlanOptions,
 ): Promise<PlannedSize> {
-  const plans = Array.from({ length: n }, (_, depth) => planDepth(n, depth, options));
+  const plans = Array.from(
+    { length: n },
+    (_, depth) => options.depthPlans?.get(`${n}:${depth}`) ?? planDepth(n, depth, options),
+  );
   const everything = options.verify
     ? [...plans, ...plans.map((p) => planCheck(n, p.depth, p.algorithm, options))]
     : plans;

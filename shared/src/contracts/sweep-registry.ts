@@ -23,6 +23,10 @@ export interface WorkerInfo {
   readonly host: string;
   readonly pid: number;
   readonly concurrency: number;
+  /** Memory this worker may use in all (WQ_WORKER_MEMORY, or derived from its machine). */
+  readonly memoryBytes?: number;
+  /** The weak-queens version it runs. */
+  readonly version?: string;
   readonly startedAt: string;
   /** Job ids being processed at the last heartbeat. */
   readonly active: readonly string[];

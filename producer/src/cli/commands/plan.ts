@@ -77,15 +77,7 @@ Efficiency = core-seconds ÷ (workers × slots × makespan).`,
               'a number of workers, or live workers in Redis (none is running)',
             );
           }
-          cluster = {
-            workers: live.length,
-            slots: Math.max(...live.map((w) => w.concurrency)),
-            memoryBytes: Math.max(
-              ...live.map(
-                (w) => (w as { memoryBytes?: number }).memoryBytes ?? defaultWorkerMemory(),
-              ),
-            ),
-          };
+          cluster = await client.cluster();
           calibration = await client.store.calibration();
         } finally {
           await client.close();
