@@ -42,7 +42,11 @@ export const statusCommand: Command = {
         }
         lines.push(`workers: ${report.workers.length} live`);
         for (const w of report.workers) {
-          lines.push(`  ${w.id}  concurrency ${w.concurrency}  since ${w.startedAt}`);
+          const memory = w.memoryBytes ? `  memory ${(w.memoryBytes / 2 ** 30).toFixed(1)} GiB` : '';
+          const version = w.version ? `  v${w.version}` : '';
+          lines.push(
+            `  ${w.id}  host ${w.host}  slots ${w.concurrency}${memory}${version}  since ${w.startedAt}`,
+          );
         }
         process.stdout.write(lines.join('\n') + '\n');
         return 0;
