@@ -46,7 +46,8 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       log.warn({ err }, 'invalid unit job');
       throw asJobFailure(err);
     }
-    const key = unitKey(data.prefix);
+    const middle = data.middle ?? [];
+    const key = unitKey(data.prefix, middle);
     const check = data.role === 'check';
     // The second count of a verified (n, D) as one unit runs after the first (its child).
     const first =
@@ -101,7 +102,7 @@ export function createCountProcessor(deps: CountProcessorDeps) {
     // so a unit planned elsewhere with a larger cap never takes this process down: it runs
     // with the DFS instead, which counts the same thing in memory that does not grow.
     let algorithm = data.algorithm;
-    const bytes = estimateCost(algorithm, data.n, data.depth, data.prefix).bytes;
+    const bytes = estimateCost(algorithm, data.n, data.depth, data.prefix, middle).bytes;
     if (bytes > deps.maxUnitBytes) {
       log.warn(
         { algorithm, bytes, maxUnitBytes: deps.maxUnitBytes },
@@ -114,6 +115,7 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       depth: data.depth,
       algorithm,
       prefix: data.prefix,
+      middle,
       weight: data.weight,
       estimate: { seconds: data.estimateSeconds, bytes },
     };

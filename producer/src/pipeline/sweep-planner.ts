@@ -226,7 +226,7 @@ async function countNode(
   const stored = await store.units(n, depth, role ?? 'primary');
   const unitJobs: FlowJobNode[] = [];
   plan.units.forEach((planned, index) => {
-    if (stored.has(unitKey(planned.unit.prefix))) return;
+    if (stored.has(unitKey(planned.unit.prefix, planned.unit.middle))) return;
     unitJobs.push({
       name: JOB_NAMES.unit,
       queueName: QUEUE_NAMES.count,
@@ -243,7 +243,7 @@ async function countNode(
     n,
     depth,
     algorithm: plan.algorithm,
-    unitKeys: plan.units.map((u) => unitKey(u.unit.prefix)),
+    unitKeys: plan.units.map((u) => unitKey(u.unit.prefix, u.unit.middle)),
     ...(role ? { role } : {}),
   };
   const nodes = [...unitJobs, ...below];
@@ -272,6 +272,7 @@ function unitData(
     depth: unit.depth,
     algorithm: unit.algorithm,
     prefix: unit.prefix,
+    ...(unit.middle.length > 0 ? { middle: unit.middle } : {}),
     weight: unit.weight,
     estimateSeconds: planned.estimateSeconds,
     modelSeconds: unit.estimate.seconds,

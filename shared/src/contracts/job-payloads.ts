@@ -2,16 +2,19 @@
 // a payload that fails them can never succeed, so the worker fails the job without retries.
 import { InvalidInputError } from '../errors.js';
 import { type Algorithm, ALGORITHMS } from '../kernel/algorithms.js';
-import { assertBoard, assertLegalPrefix } from '../kernel/board.js';
+import { assertBoard, assertLegalUnit } from '../kernel/board.js';
+import { unitWeight } from '../kernel/symmetry.js';
 
-/** A `unit` job: count the completions of `prefix` on an (n, D) board, times `weight`. */
+/** A `unit` job: count the completions of `prefix` (or `middle`) on an (n, D) board, times `weight`. */
 export interface UnitJobData {
   readonly sweepId: string;
   readonly n: number;
   readonly depth: number;
   readonly algorithm: Algorithm;
   readonly prefix: readonly number[];
-  readonly weight: 1 | 2;
+  /** A DFS unit's fixed rows from the board's centre down (see `WorkUnit.middle`); absent: none. */
+  readonly middle?: readonly number[];
+  readonly weight: 1 | 2 | 4;
   /** Expected single-core seconds (calibrated; for progress, priority and the records). */
   readonly estimateSeconds: number;
   /** The kernel's estimate before calibration, kept with the result to calibrate later plans. */
@@ -102,25 +105,29 @@ export function parseUnitJobData(data: unknown): UnitJobData {
   const what = 'unit job';
   const fields = asObject(data, what);
   const { n, depth } = board(fields, what);
-  const prefix = fields.prefix;
-  if (
-    !Array.isArray(prefix) ||
-    prefix.length > n ||
-    !prefix.every((c) => Number.isInteger(c) && c >= 0 && c < n)
-  ) {
+  const prefix = columns(fields, 'prefix', what, n);
+  const middle = fields.middle === undefined ? [] : columns(fields, 'middle', what, n);
+  try {
+    assertLegalUnit(n, depth, prefix, middle);
+  } catch (err) {
+    if (err instanceof InvalidInputError) {
+      throw new InvalidInputError(`${what}.${err.field}`, err.value, err.allowed);
+    }
+    throw err;
+  }
+  // The weight must be the one the plan gives these rows: a forged weight or a non-canonical
+  // unit would count boards twice or not at all.
+  const weight = fields.weight;
+  const expected = unitWeight(n, depth, prefix, middle);
+  if (expected === 0) {
+    const field = middle.length > 0 ? 'middle' : 'prefix';
     throw new InvalidInputError(
-      `${what}.prefix`,
-      prefix,
-      `at most n = ${n} column numbers from 0 to ${n - 1}`,
+      `${what}.${field}`,
+      middle.length > 0 ? middle : prefix,
+      `the fixed rows of a unit the plan for N(${n}, ${depth}) makes`,
     );
   }
-  try {
-    assertLegalPrefix(n, depth, prefix as number[]);
-  } catch {
-    throw new InvalidInputError(`${what}.prefix`, prefix, 'columns that do not attack each other');
-  }
-  const weight = fields.weight;
-  if (weight !== 1 && weight !== 2) throw new InvalidInputError(`${what}.weight`, weight, '1 or 2');
+  if (weight !== expected) throw new InvalidInputError(`${what}.weight`, weight, `${expected}`);
   const estimateSeconds = fields.estimateSeconds;
   if (typeof estimateSeconds !== 'number' || !(estimateSeconds >= 0)) {
     throw new InvalidInputError(`${what}.estimateSeconds`, estimateSeconds, 'a number ≥ 0');
@@ -132,18 +139,39 @@ export function parseUnitJobData(data: unknown): UnitJobData {
   const whole = fields.whole;
   if (typeof whole !== 'boolean')
     throw new InvalidInputError(`${what}.whole`, whole, 'true or false');
+  const kind = algorithm(fields, what);
+  if (middle.length > 0 && kind !== 'dfs') {
+    throw new InvalidInputError(`${what}.middle`, middle, 'absent unless the algorithm is dfs');
+  }
   return {
     sweepId: sweepId(fields, what),
     n,
     depth,
-    algorithm: algorithm(fields, what),
-    prefix: prefix as number[],
-    weight,
+    algorithm: kind,
+    prefix,
+    ...(middle.length > 0 ? { middle } : {}),
+    weight: expected,
     estimateSeconds,
     ...(modelSeconds === undefined ? {} : { modelSeconds }),
     whole,
     ...role(fields, what),
   };
+}
+
+function columns(fields: Fields, name: 'prefix' | 'middle', what: string, n: number): number[] {
+  const value = fields[name];
+  if (
+    !Array.isArray(value) ||
+    value.length > n ||
+    !value.every((c) => Number.isInteger(c) && c >= 0 && c < n)
+  ) {
+    throw new InvalidInputError(
+      `${what}.${name}`,
+      value,
+      `at most n = ${n} column numbers from 0 to ${n - 1}`,
+    );
+  }
+  return value as number[];
 }
 
 export function parseDepthJobData(data: unknown): DepthJobData {
@@ -154,10 +182,14 @@ export function parseDepthJobData(data: unknown): DepthJobData {
   if (
     !Array.isArray(keys) ||
     keys.length === 0 ||
-    !keys.every((k) => typeof k === 'string' && /^(\*|\d+(\.\d+)*)$/.test(k)) ||
+    !keys.every((k) => typeof k === 'string' && /^(\*|m?\d+(\.\d+)*)$/.test(k)) ||
     new Set(keys).size !== keys.length
   ) {
-    throw new InvalidInputError(`${what}.unitKeys`, keys, 'distinct unit keys such as "3.1"');
+    throw new InvalidInputError(
+      `${what}.unitKeys`,
+      keys,
+      'distinct unit keys such as "3.1" or "m3.7"',
+    );
   }
   return {
     sweepId: sweepId(fields, what),

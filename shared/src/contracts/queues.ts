@@ -24,8 +24,12 @@ export function unitJobId(n: number, depth: number, index: number): string {
   return `n${n}-d${depth}-u${index}`;
 }
 
-/** The unit's identity in the result store: its fixed first-row columns ("*" for none). */
-export function unitKey(prefix: readonly number[]): string {
+/**
+ * The unit's identity in the result store: its fixed first-row columns ("3.1"), or "m" and its
+ * fixed middle-row columns ("m3.7.1"), or "*" for none.
+ */
+export function unitKey(prefix: readonly number[], middle: readonly number[] = []): string {
+  if (middle.length > 0) return `m${middle.join('.')}`;
   return prefix.length === 0 ? '*' : prefix.join('.');
 }
 
