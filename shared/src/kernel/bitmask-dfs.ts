@@ -59,7 +59,7 @@ export function countByDfs(
   // the node's own row (progress runs the first row branch by branch); -1 lets all through.
 
   // Upward phase: rows `row` down to 0; the queen D rows below stops attacking after `row`.
-  // The last two rows (1 and 0) are counted in one loop with a popcount: the two deepest
+  // The last two rows (1 and 0) are counted without a loop (`lastTwoRows`): the two deepest
   // levels hold most of the tree, so they cost no calls.
   const up = (row: number, c0: number, l0: number, r0: number, only: number): number => {
     let free = ~(c0 | l0 | r0) & full & only;
@@ -68,14 +68,7 @@ export function countByDfs(
     const l1 = l0 ^ ((expiring << depth) & full);
     const r1 = r0 ^ (expiring >>> depth);
     let total = 0;
-    if (row === 1) {
-      while (free !== 0) {
-        const bit = free & -free;
-        free ^= bit;
-        total += popcount(~(c1 | bit | ((l1 | bit) << 1) | ((r1 | bit) >>> 1)) & full);
-      }
-      return total;
-    }
+    if (row === 1) return lastTwoRows(free, c1, l1, r1, full);
     while (free !== 0) {
       const bit = free & -free;
       free ^= bit;
@@ -86,7 +79,7 @@ export function countByDfs(
   };
 
   // Downward phase of a prefix unit (nothing above to fill): rows `row` to n−1, the last two
-  // counted by popcount as in `up`. The queen D rows above stops attacking after `row`.
+  // counted as in `up`. The queen D rows above stops attacking after `row`.
   const last = n - 1;
   const down = (row: number, c0: number, l0: number, r0: number, only: number): number => {
     let free = ~(c0 | l0 | r0) & full & only;
@@ -95,14 +88,7 @@ export function countByDfs(
     const l1 = l0 ^ ((expiring << depth) & full);
     const r1 = r0 ^ (expiring >>> depth);
     let total = 0;
-    if (row === last - 1) {
-      while (free !== 0) {
-        const bit = free & -free;
-        free ^= bit;
-        total += popcount(~(c1 | bit | ((l1 | bit) << 1) | ((r1 | bit) >>> 1)) & full);
-      }
-      return total;
-    }
+    if (row === last - 1) return lastTwoRows(free, c1, l1, r1, full);
     while (free !== 0) {
       const bit = free & -free;
       free ^= bit;
@@ -201,6 +187,23 @@ export function countByDfs(
   }
   if (branches === 0) onProgress(1);
   return total;
+}
+
+/**
+ * Completions of the last two rows: the next-to-last row may take any column of `free`, and
+ * the last row then sees the masks c1, l1 << 1, r1 >>> 1 plus the new queen's three squares
+ * (its column and both neighbours). Summed over the new queen's columns b, that is
+ * |free|·|x| − |x ∩ free| − |x ∩ free·2| − |x ∩ free/2| for x the last row's free columns
+ * without the new queen: five popcounts instead of a loop over `free`.
+ */
+function lastTwoRows(free: number, c1: number, l1: number, r1: number, full: number): number {
+  const x = ~(c1 | (l1 << 1) | (r1 >>> 1)) & full;
+  return (
+    popcount(free) * popcount(x) -
+    popcount(x & free) -
+    popcount(x & (free << 1)) -
+    popcount(x & (free >>> 1))
+  );
 }
 
 /** D = 0: no row sees another, so each free row takes any of the n columns. */
