@@ -89,7 +89,7 @@ export interface CostEstimate {
  * Node 20) with `npm run bench -- --calibrate`; only their ratios matter for the choice.
  */
 export const COST_PER_OPERATION: Readonly<Record<Algorithm, number>> = {
-  dfs: 10e-9, // per search call
+  dfs: 13e-9, // per search call (a partial board of at most n − 2 rows)
   'window-transfer': 32e-9, // per trie node built, or per window step and count word
   'seed-dp': 60e-9, // per generated successor (sort and merge included)
 };
