@@ -94,6 +94,13 @@ export const COST_PER_OPERATION: Readonly<Record<Algorithm, number>> = {
   'seed-dp': 60e-9, // per generated successor (sort and merge included)
 };
 
+/**
+ * Random probes per DFS unit estimate. A plan sums tens (even n) to hundreds (odd n: the
+ * central block has three rows) of unit estimates, so each needs few probes; planning n = 17
+ * stays well under a second per D.
+ */
+const UNIT_PROBES = 64;
+
 /** Average successors per window; ordinary queens leave about two free columns mid-board. */
 const SUCCESSORS_PER_WINDOW = 2.5;
 
@@ -136,7 +143,7 @@ export function estimateCost(
         rows.allowed,
       );
     }
-    const tree = estimateUnitTree(n, depth, rows, searchOrder(n, prefix, middle), 128);
+    const tree = estimateUnitTree(n, depth, rows, searchOrder(n, prefix, middle), UNIT_PROBES);
     return { seconds: tree.nodes * COST_PER_OPERATION.dfs, bytes: 64 * n };
   }
   // Windows are ordinary-queens placements of D rows: level D of the n-queens tree.
