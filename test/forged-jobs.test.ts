@@ -6,7 +6,14 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PipelineClient } from '@weak-queens/producer';
-import { compileConfig, QUEUE_NAMES, storeKeys, type UnitResult } from '@weak-queens/shared';
+import {
+  compileConfig,
+  planUnits,
+  QUEUE_NAMES,
+  storeKeys,
+  type UnitResult,
+  unitKey,
+} from '@weak-queens/shared';
 import {
   deletePrefix,
   KNOWN_S,
@@ -84,6 +91,8 @@ describe('when jobs nobody planned are added to the queues by hand', () => {
     const count = new Queue(QUEUE_NAMES.count, { connection: { url: redis.url }, prefix });
     const aggregate = new Queue(QUEUE_NAMES.aggregate, { connection: { url: redis.url }, prefix });
     const base = { sweepId: 'forged', estimateSeconds: 0.01 };
+    const dfsUnit = planUnits(11, 5, { algorithm: 'dfs', targetSeconds: 1e-4 })[0]!;
+    const dfsKey = unitKey(dfsUnit.prefix, dfsUnit.middle);
     // Without a priority they run before every planned unit.
     const forgeries = {
       // The two shapes of the report, as they were (no plan id) ...
@@ -126,14 +135,15 @@ describe('when jobs nobody planned are added to the queues by hand', () => {
         whole: false,
         planId: plan8,
       },
-      // A legal unit with the right weight that the plan does not have (rows 0, 2 of n = 11).
+      // A legal DFS unit with the weight its rows give, which the plan (a transfer) does not have.
       'unplanned-unit': {
         ...base,
         n: 11,
         depth: 5,
         algorithm: 'dfs',
-        prefix: [0, 2],
-        weight: 2,
+        prefix: dfsUnit.prefix,
+        middle: dfsUnit.middle,
+        weight: dfsUnit.weight,
         whole: false,
         planId: plan5,
       },
@@ -175,13 +185,15 @@ describe('when jobs nobody planned are added to the queues by hand', () => {
     reasons['partial-depth'] = await failedReason(aggregate, 'partial-depth');
     expect(reasons).toEqual({
       'whole-weight-2': 'unit job.weight: 2 is not allowed; expected 1, as these rows give',
-      'unit-weight-1': 'unit job.weight: 1 is not allowed; expected 2, as these rows give',
+      'unit-weight-1':
+        'unit job.prefix: [0] is not allowed; expected the fixed rows of a unit the plan for N(11, 8) makes',
       'whole-weight-2-planned': 'unit job.weight: 2 is not allowed; expected 1, as these rows give',
-      'unit-weight-1-planned': 'unit job.weight: 1 is not allowed; expected 2, as these rows give',
-      'unplanned-unit': `unit job: unit 0.2 of N(11, 5) is not in recorded plan ${plan5}; only planned units are counted`,
+      'unit-weight-1-planned':
+        'unit job.prefix: [0] is not allowed; expected the fixed rows of a unit the plan for N(11, 8) makes',
+      'unplanned-unit': `unit job: unit ${dfsKey} of N(11, 5) is not in recorded plan ${plan5}; only planned units are counted`,
       huge: `unit job: unit * of N(20, 10) is not in recorded plan ${plan5}; only planned units are counted`,
       'right-half':
-        'unit job.prefix: [10] is not allowed; expected the rows of a planned unit (the first row in the left half, or the middle column)',
+        'unit job.prefix: [10] is not allowed; expected the fixed rows of a unit the plan for N(11, 8) makes',
       'partial-depth': expect.stringContaining(
         `the units listed for N(11, 8) are not those of plan ${plan8}`,
       ) as unknown as string,

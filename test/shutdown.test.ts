@@ -38,20 +38,21 @@ describe('when a worker receives SIGTERM during a unit', () => {
   });
 
   it('hands the unit back and a second worker finishes it exactly', async () => {
-    // Classic 15-queens as one unit: Q(15) = 2279184, a few seconds of DFS.
+    // Classic 16-queens as one unit: Q(16) = 14772512, a few seconds of DFS (Q(15) now takes
+    // under a second, too short to catch the worker in the middle).
     const job = await queue.add(
       'unit',
       {
         sweepId: 's-sigterm',
-        n: 15,
-        depth: 14,
+        n: 16,
+        depth: 15,
         algorithm: 'dfs',
         prefix: [],
         weight: 1,
         estimateSeconds: 3,
         whole: true,
       },
-      { jobId: 'n15-d14', attempts: 1 },
+      { jobId: 'n16-d15', attempts: 1 },
     );
     const first = startWorker({
       url: redis.url,
@@ -64,13 +65,13 @@ describe('when a worker receives SIGTERM during a unit', () => {
     first.kill('SIGTERM');
     expect(await exitOf(first)).toBe(0);
     expect(Date.now() - sent).toBeLessThan(5000);
-    expect(await queue.getJobState('n15-d14')).toBe('waiting');
+    expect(await queue.getJobState('n16-d15')).toBe('waiting');
 
     const second = startWorker({ url: redis.url, prefix });
     try {
       await until('the unit to complete', async () => (await job.getState()) === 'completed');
-      const done = await queue.getJob('n15-d14');
-      expect((done?.returnvalue as { value: string }).value).toBe('2279184');
+      const done = await queue.getJob('n16-d15');
+      expect((done?.returnvalue as { value: string }).value).toBe('14772512');
       // Handing back spent no attempt: attempts = 1 would have failed it otherwise.
       expect(done?.attemptsMade).toBe(1);
     } finally {

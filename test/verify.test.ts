@@ -11,6 +11,7 @@ import {
   DEFAULT_MAX_BYTES,
   storeKeys,
   type UnitResult,
+  wholeDepth,
 } from '@weak-queens/shared';
 import {
   deletePrefix,
@@ -63,6 +64,8 @@ async function corrupt(n: number, depth: number, value: string): Promise<void> {
   };
   const raw = new Redis(redis.url);
   await raw.hset(storeKeys(prefix).units(n, depth), '*', JSON.stringify(unit));
+  // N(n, D) itself, as the planner finds it stored (whatever split it would plan now).
+  await raw.hset(storeKeys(prefix).depths(n), String(depth), JSON.stringify(wholeDepth(unit)));
   raw.disconnect();
 }
 

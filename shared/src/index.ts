@@ -2,7 +2,13 @@
 // every package agrees on.
 export { WeakQueensError, InvalidInputError, NotApplicableError } from './errors.js';
 export { parseNSpec } from './n-spec.js';
-export { MAX_N, assertBoard, assertLegalPrefix } from './kernel/board.js';
+export {
+  MAX_N,
+  assertBoard,
+  assertLegalPrefix,
+  assertLegalUnit,
+  middleStart,
+} from './kernel/board.js';
 export type { ProgressCallback } from './kernel/progress.js';
 export {
   ALGORITHMS,
@@ -20,7 +26,6 @@ export {
   type WorkUnit,
   type PlanOptions,
   planUnits,
-  unitWeight,
   countUnit,
   countPlacements,
 } from './kernel/plan.js';
@@ -29,4 +34,11 @@ export { countByDfs } from './kernel/bitmask-dfs.js';
 export { countByWindowTransfer } from './kernel/window-transfer.js';
 export { countBySeedDp } from './kernel/seed-dp.js';
 export { estimateTree } from './kernel/estimate.js';
+export {
+  type UnitRows,
+  centreRows,
+  symmetryScheme,
+  topUnits,
+  unitWeight,
+} from './kernel/symmetry.js';
 export * from './contracts/index.js';

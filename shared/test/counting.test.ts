@@ -6,12 +6,15 @@ import {
   countUnit,
   estimateCost,
   InvalidInputError,
+  middleStart,
   planUnits,
+  unitWeight,
 } from '../src/index.js';
 import { bruteForceCount, depthOneCount } from './oracle.js';
 
 const sum = (values: bigint[]): bigint => values.reduce((a, b) => a + b, 0n);
 const everyD = (n: number): number[] => Array.from({ length: n }, (_, d) => d);
+const estimate = { seconds: 0, bytes: 0 };
 
 describe('when every algorithm counts small boards', () => {
   for (const algorithm of ALGORITHMS) {
@@ -38,7 +41,7 @@ describe('when the algorithms cross-check each other up to n = 12', () => {
 
   it('the depth-first search agrees wherever it finishes within a few seconds', () => {
     let checked = 0;
-    for (let n = 9; n <= 12; n++) {
+    for (let n = 9; n <= 13; n++) {
       for (const d of everyD(n)) {
         if (estimateCost('dfs', n, d, []).seconds > 2) continue; // n^n leaves at D = 0 …
         expect(countPlacements(n, d, { algorithm: 'dfs' })).toBe(
@@ -47,8 +50,9 @@ describe('when the algorithms cross-check each other up to n = 12', () => {
         checked++;
       }
     }
-    // Every D from 3 upward at n = 9..12 qualifies today; dropping below this means a slowdown.
-    expect(checked).toBeGreaterThanOrEqual(30);
+    // Every D from 3 upward at n = 9..12 and from 5 at n = 13 qualifies today; dropping below
+    // this means a slowdown.
+    expect(checked).toBeGreaterThanOrEqual(38);
   });
 });
 
@@ -140,7 +144,7 @@ describe('when one (n, D) is split into work units', () => {
       [13, 12],
     ] as const) {
       const whole = countPlacements(n, d, { algorithm: 'window-transfer' });
-      for (const targetSeconds of [1e-3, 1e-4, 1e-5]) {
+      for (const targetSeconds of [Infinity, 1e-4, 1e-6]) {
         const units = planUnits(n, d, { algorithm: 'dfs', targetSeconds });
         expect(sum(units.map((u) => countUnit(u)))).toBe(whole);
       }
@@ -157,11 +161,51 @@ describe('when one (n, D) is split into work units', () => {
   });
 
   it('counts a unit with a prefix the same way with every algorithm', () => {
-    const units = planUnits(9, 4, { algorithm: 'dfs', targetSeconds: 1e-5 });
-    expect(units.some((u) => u.prefix.length >= 2)).toBe(true);
-    for (const unit of units.slice(0, 12)) {
-      const values = ALGORITHMS.map((algorithm) => countUnit({ ...unit, algorithm }));
+    // Prefix units by hand (the DFS plans middle runs, which only it counts).
+    const [n, d] = [9, 4];
+    const prefixes: number[][] = [];
+    for (let a = 0; a < n; a++)
+      for (let b = 0; b < n; b++) if (Math.abs(a - b) > 1) prefixes.push([a, b]);
+    let total = 0n;
+    for (const prefix of prefixes) {
+      const values = ALGORITHMS.map((algorithm) =>
+        countUnit({ n, depth: d, algorithm, prefix, middle: [], weight: 1, estimate }),
+      );
       expect(new Set(values).size).toBe(1);
+      total += values[0] ?? 0n;
+    }
+    expect(total).toBe(BigInt(bruteForceCount(n, d)));
+  });
+
+  it('gives every planned unit the weight unitWeight gives its rows', () => {
+    for (const [n, d] of [
+      [8, 3],
+      [9, 8],
+      [12, 6],
+      [13, 12],
+    ] as const) {
+      for (const targetSeconds of [Infinity, 1e-4, 1e-5]) {
+        for (const unit of planUnits(n, d, { algorithm: 'dfs', targetSeconds })) {
+          expect(unitWeight(n, d, unit.prefix, unit.middle)).toBe(unit.weight);
+        }
+      }
+    }
+  });
+
+  it('counts a middle unit as plain enumeration with those rows fixed does', () => {
+    for (const [n, d] of [
+      [6, 2],
+      [7, 4],
+      [8, 5],
+      [8, 7],
+    ] as const) {
+      for (const unit of planUnits(n, d, { algorithm: 'dfs', targetSeconds: 1e-6 }).slice(0, 40)) {
+        const fixed: number[] = [];
+        unit.middle.forEach((c, i) => (fixed[middleStart(n) + i] = c));
+        expect(countCompletions('dfs', n, d, [], undefined, unit.middle)).toBe(
+          BigInt(bruteForceCount(n, d, fixed)),
+        );
+      }
     }
   });
 });

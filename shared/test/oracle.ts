@@ -1,11 +1,17 @@
 // An independent oracle for the tests: plain enumeration, row by row, checking each new queen
 // against every earlier queen within distance D by direct comparison (no bitmasks, no states).
-export function bruteForceCount(n: number, depth: number): number {
+// `fixed[r]`, where given, is the only column row r may take.
+export function bruteForceCount(
+  n: number,
+  depth: number,
+  fixed: readonly (number | undefined)[] = [],
+): number {
   const columns: number[] = [];
   const place = (row: number): number => {
     if (row === n) return 1;
     let total = 0;
     for (let c = 0; c < n; c++) {
+      if (fixed[row] !== undefined && fixed[row] !== c) continue;
       let legal = true;
       for (let d = 1; d <= depth && d <= row; d++) {
         const a = columns[row - d] as number;

@@ -48,7 +48,8 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       log.warn({ err }, 'invalid unit job');
       throw asJobFailure(err);
     }
-    const key = unitKey(data.prefix, data.suffix);
+    const middle = data.middle ?? [];
+    const key = unitKey(data.prefix, middle);
     const check = data.role === 'check';
     // Only a unit the producer planned is counted, as planned: a job added by hand (or by a
     // buggy client) with a valid shape never becomes a result.
@@ -118,7 +119,7 @@ export function createCountProcessor(deps: CountProcessorDeps) {
     // so a unit planned elsewhere with a larger cap never takes this process down: it runs
     // with the DFS instead, which counts the same thing in memory that does not grow.
     let algorithm = data.algorithm;
-    const bytes = estimateCost(algorithm, data.n, data.depth, data.prefix).bytes;
+    const bytes = estimateCost(algorithm, data.n, data.depth, data.prefix, middle).bytes;
     if (bytes > deps.maxUnitBytes) {
       log.warn(
         { algorithm, bytes, maxUnitBytes: deps.maxUnitBytes },
@@ -131,8 +132,8 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       depth: data.depth,
       algorithm,
       prefix: data.prefix,
-      ...(data.suffix.length ? { suffix: data.suffix } : {}),
-      weight: data.weight as WorkUnit['weight'],
+      middle,
+      weight: data.weight,
       estimate: { seconds: data.estimateSeconds, bytes },
     };
     const { modelSeconds, boundSeconds } = planned.unit;

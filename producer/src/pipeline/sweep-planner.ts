@@ -84,12 +84,7 @@ export function planIdOfDepth(plan: PlannedDepth): string {
 }
 
 function keyOf(unit: WorkUnit): string {
-  return unitKey(unit.prefix, unitSuffix(unit));
-}
-
-/** The fixed last rows of a unit (kernels without them have none). */
-function unitSuffix(unit: WorkUnit): readonly number[] {
-  return (unit as { suffix?: readonly number[] }).suffix ?? [];
+  return unitKey(unit.prefix, unit.middle);
 }
 
 /** Records a plan in the store, so workers count its units and nothing else. */
@@ -211,7 +206,8 @@ export async function planSize(
     // The second count runs after the first (it is the first's parent), so it knows who
     // counted the first and can go to another worker.
     const check = await countNode(
-      planCheck(n, depth, plan.algorithm, options),
+      // Another algorithm than the one that counted the first: the stored one's, if stored.
+      planCheck(n, depth, storedDepths.get(depth)?.algorithm ?? plan.algorithm, options),
       store,
       retry,
       options.sweepId,
@@ -338,7 +334,7 @@ function unitData(
     depth: unit.depth,
     algorithm: unit.algorithm,
     prefix: unit.prefix,
-    suffix: unitSuffix(unit),
+    ...(unit.middle.length > 0 ? { middle: unit.middle } : {}),
     weight: unit.weight,
     planId,
     estimateSeconds: planned.estimateSeconds,

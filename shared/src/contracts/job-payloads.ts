@@ -2,21 +2,20 @@
 // a payload that fails them can never succeed, so the worker fails the job without retries.
 import { InvalidInputError } from '../errors.js';
 import { type Algorithm, ALGORITHMS } from '../kernel/algorithms.js';
-import { assertBoard, assertLegalPrefix } from '../kernel/board.js';
-import { unitWeight } from '../kernel/plan.js';
+import { assertBoard, assertLegalUnit } from '../kernel/board.js';
+import { unitWeight } from '../kernel/symmetry.js';
 import { PLAN_ID } from './plan-record.js';
 import { UNIT_KEY } from './queues.js';
 
-/** A `unit` job: count the completions of `prefix` on an (n, D) board, times `weight`. */
+/** A `unit` job: count the completions of `prefix` (or `middle`) on an (n, D) board, times `weight`. */
 export interface UnitJobData {
   readonly sweepId: string;
   readonly n: number;
   readonly depth: number;
   readonly algorithm: Algorithm;
   readonly prefix: readonly number[];
-  /** Fixed last rows, from the bottom up (empty for units that fix only first rows). */
-  readonly suffix: readonly number[];
-  /** Follows from the rows (`unitWeight`); a unit job with another weight is refused. */
+  /** A DFS unit's fixed rows from the board's centre down (see `WorkUnit.middle`); absent: none. */
+  readonly middle?: readonly number[];
   readonly weight: 1 | 2 | 4;
   /** The recorded plan this unit belongs to (`plan-record.ts`). */
   readonly planId: string;
@@ -91,22 +90,6 @@ function planId(fields: Fields, what: string): string {
   return value;
 }
 
-function columns(fields: Fields, name: string, n: number, what: string): number[] {
-  const value = fields[name];
-  if (
-    !Array.isArray(value) ||
-    value.length > n ||
-    !value.every((c) => Number.isInteger(c) && c >= 0 && c < n)
-  ) {
-    throw new InvalidInputError(
-      `${what}.${name}`,
-      value,
-      `at most n = ${n} column numbers from 0 to ${n - 1}`,
-    );
-  }
-  return value as number[];
-}
-
 /** No unit is planned for more than a year of one core; larger figures are not estimates. */
 const MAX_ESTIMATE_SECONDS = 365 * 86_400;
 
@@ -162,30 +145,28 @@ export function parseUnitJobData(data: unknown): UnitJobData {
   const what = 'unit job';
   const fields = asObject(data, what);
   const { n, depth } = board(fields, what);
-  const prefix = columns(fields, 'prefix', n, what);
-  const suffix = fields.suffix === undefined ? [] : columns(fields, 'suffix', n, what);
-  if (prefix.length + suffix.length > n) {
-    throw new InvalidInputError(
-      `${what}.suffix`,
-      suffix,
-      `at most n − prefix = ${n - prefix.length} rows`,
-    );
-  }
+  const prefix = columns(fields, 'prefix', what, n);
+  const middle = fields.middle === undefined ? [] : columns(fields, 'middle', what, n);
   try {
-    assertLegalPrefix(n, depth, prefix);
-  } catch {
-    throw new InvalidInputError(`${what}.prefix`, prefix, 'columns that do not attack each other');
+    assertLegalUnit(n, depth, prefix, middle);
+  } catch (err) {
+    if (err instanceof InvalidInputError) {
+      throw new InvalidInputError(`${what}.${err.field}`, err.value, err.allowed);
+    }
+    throw err;
   }
-  // The weight is not the job's to choose: it follows from the unit's rows and the symmetry.
-  const expected = unitWeight(n, depth, prefix, suffix);
+  // The weight must be the one the plan gives these rows: a forged weight or a non-canonical
+  // unit would count boards twice or not at all.
+  const weight = fields.weight;
+  const expected = unitWeight(n, depth, prefix, middle);
   if (expected === 0) {
+    const field = middle.length > 0 ? 'middle' : 'prefix';
     throw new InvalidInputError(
-      `${what}.prefix`,
-      prefix,
-      'the rows of a planned unit (the first row in the left half, or the middle column)',
+      `${what}.${field}`,
+      middle.length > 0 ? middle : prefix,
+      `the fixed rows of a unit the plan for N(${n}, ${depth}) makes`,
     );
   }
-  const weight = fields.weight;
   if (weight !== expected) {
     throw new InvalidInputError(`${what}.weight`, weight, `${expected}, as these rows give`);
   }
@@ -194,13 +175,17 @@ export function parseUnitJobData(data: unknown): UnitJobData {
   const whole = fields.whole;
   if (typeof whole !== 'boolean')
     throw new InvalidInputError(`${what}.whole`, whole, 'true or false');
+  const kind = algorithm(fields, what);
+  if (middle.length > 0 && kind !== 'dfs') {
+    throw new InvalidInputError(`${what}.middle`, middle, 'absent unless the algorithm is dfs');
+  }
   return {
     sweepId: sweepId(fields, what),
     n,
     depth,
-    algorithm: algorithm(fields, what),
+    algorithm: kind,
     prefix,
-    suffix,
+    ...(middle.length > 0 ? { middle } : {}),
     weight: expected,
     planId: planId(fields, what),
     estimateSeconds,
@@ -212,6 +197,22 @@ export function parseUnitJobData(data: unknown): UnitJobData {
 
 /** A split (n, D) never has more units than this; longer key lists are not plans. */
 const MAX_UNIT_KEYS = 1_000_000;
+
+function columns(fields: Fields, name: 'prefix' | 'middle', what: string, n: number): number[] {
+  const value = fields[name];
+  if (
+    !Array.isArray(value) ||
+    value.length > n ||
+    !value.every((c) => Number.isInteger(c) && c >= 0 && c < n)
+  ) {
+    throw new InvalidInputError(
+      `${what}.${name}`,
+      value,
+      `at most n = ${n} column numbers from 0 to ${n - 1}`,
+    );
+  }
+  return value as number[];
+}
 
 export function parseDepthJobData(data: unknown): DepthJobData {
   const what = 'depth job';
@@ -225,7 +226,11 @@ export function parseDepthJobData(data: unknown): DepthJobData {
     !keys.every((k) => typeof k === 'string' && UNIT_KEY.test(k)) ||
     new Set(keys).size !== keys.length
   ) {
-    throw new InvalidInputError(`${what}.unitKeys`, keys, 'distinct unit keys such as "3.1"');
+    throw new InvalidInputError(
+      `${what}.unitKeys`,
+      keys,
+      'distinct unit keys such as "3.1" or "m3.7"',
+    );
   }
   return {
     sweepId: sweepId(fields, what),

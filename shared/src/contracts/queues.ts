@@ -50,27 +50,26 @@ export function unitJobId(n: number, depth: number, planId: string, index: numbe
 
 /**
  * The unit's identity in the result store: everything that determines its value besides
- * (n, D). The fixed first rows ("*" for none), then after "|" the fixed last rows when the
- * unit has them. The weight follows from these rows (`unitWeight`), so it needs no place here.
+ * (n, D): its fixed first-row columns ("3.1"), or "m" and its fixed rows from the board's centre
+ * down ("m3.7.1"), or "*" for none. The weight follows from these rows (`unitWeight`), so it
+ * needs no place here.
  */
-export function unitKey(prefix: readonly number[], suffix: readonly number[] = []): string {
-  const top = prefix.length === 0 ? '*' : prefix.join('.');
-  return suffix.length === 0 ? top : `${top}|${suffix.join('.')}`;
+export function unitKey(prefix: readonly number[], middle: readonly number[] = []): string {
+  if (middle.length > 0) return `m${middle.join('.')}`;
+  return prefix.length === 0 ? '*' : prefix.join('.');
 }
 
 /** The shape of a unit key (see `unitKey`). */
-export const UNIT_KEY = /^(\*|\d{1,2}(\.\d{1,2}){0,31})(\|\d{1,2}(\.\d{1,2}){0,31})?$/;
+export const UNIT_KEY = /^(\*|m?\d{1,2}(\.\d{1,2}){0,31})$/;
 
 /** The rows a unit key stands for, or undefined when it is not one. */
 export function parseUnitKey(
   key: string,
-): { prefix: readonly number[]; suffix: readonly number[] } | undefined {
+): { prefix: readonly number[]; middle: readonly number[] } | undefined {
   if (!UNIT_KEY.test(key)) return undefined;
-  const [top = '*', bottom] = key.split('|');
-  return {
-    prefix: top === '*' ? [] : top.split('.').map(Number),
-    suffix: bottom === undefined ? [] : bottom.split('.').map(Number),
-  };
+  if (key === '*') return { prefix: [], middle: [] };
+  if (key.startsWith('m')) return { prefix: [], middle: key.slice(1).split('.').map(Number) };
+  return { prefix: key.split('.').map(Number), middle: [] };
 }
 
 /** The second count of an (n, D) in a verified sweep: `n14-d9-v` (a unit, or the sum of its units). */

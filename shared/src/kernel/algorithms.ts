@@ -1,11 +1,12 @@
 // The three counting algorithms behind one interface, their cost models, and the `auto` choice.
 import { InvalidInputError } from '../errors.js';
-import { assertBoard } from './board.js';
+import { assertBoard, assertLegalUnit, fixedRows, middleStart } from './board.js';
 import { countByDfs } from './bitmask-dfs.js';
-import { estimateTree } from './estimate.js';
+import { estimateTree, estimateUnitTree } from './estimate.js';
 import { ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';
 import { countBySeedDp } from './seed-dp.js';
+import { topUnits } from './symmetry.js';
 import { countByWindowTransfer, TABLE_BYTES_PER_NODE, transferShape } from './window-transfer.js';
 
 export const ALGORITHMS = ['seed-dp', 'window-transfer', 'dfs'] as const;
@@ -18,22 +19,58 @@ export function parseAlgorithm(value: string): AlgorithmChoice {
   throw new InvalidInputError('algorithm', value, `one of ${ALGORITHM_CHOICES.join(', ')}`);
 }
 
-/** Counts the legal completions of `prefix` on an (n, D) board with one algorithm. */
+/**
+ * Counts the legal completions of a unit on an (n, D) board with one algorithm: `prefix` fixes
+ * the first rows, or `middle` (optional, default none; DFS only) the rows from
+ * `middleStart(n)` down. With neither, the DFS counts the whole N(n, D) through its symmetric
+ * top-level units (the same ones `planUnits` makes).
+ */
 export function countCompletions(
   algorithm: Algorithm,
   n: number,
   depth: number,
   prefix: readonly number[],
   onProgress?: ProgressCallback,
+  middle: readonly number[] = [],
 ): bigint {
+  if (algorithm !== 'dfs') assertNoMiddle(algorithm, middle);
   switch (algorithm) {
     case 'dfs':
-      return BigInt(countByDfs(n, depth, prefix, onProgress));
+      if (depth === 0) {
+        // No row sees another: n^rows, exact past 2^53 (the double-valued search refuses it).
+        assertLegalUnit(n, depth, prefix, middle);
+        return BigInt(n) ** BigInt(n - prefix.length - middle.length);
+      }
+      if (prefix.length === 0 && middle.length === 0) return countWholeByDfs(n, depth, onProgress);
+      return BigInt(countByDfs(n, depth, prefix, onProgress, middle));
     case 'window-transfer':
       return countByWindowTransfer(n, depth, prefix, onProgress);
     case 'seed-dp':
       return countBySeedDp(n, depth, prefix, onProgress);
   }
+}
+
+function assertNoMiddle(algorithm: Algorithm, middle: readonly number[]): void {
+  if (middle.length !== 0) {
+    throw new InvalidInputError(
+      'middle',
+      middle,
+      `no fixed middle rows with ${algorithm} (dfs only)`,
+    );
+  }
+}
+
+/** N(n, D) by the DFS: Σ weight · count over the symmetric top-level units, in this thread. */
+function countWholeByDfs(n: number, depth: number, onProgress?: ProgressCallback): bigint {
+  assertBoard(n, depth);
+  const units = topUnits(n, depth);
+  let total = 0n;
+  units.forEach((unit, i) => {
+    const inner = onProgress && ((f: number) => onProgress((i + f) / units.length));
+    total += BigInt(unit.weight) * BigInt(countByDfs(n, depth, unit.prefix, inner, unit.middle));
+    onProgress?.((i + 1) / units.length);
+  });
+  return total;
 }
 
 /** Estimated single-core seconds and peak bytes of one computation. */
@@ -47,32 +84,61 @@ export interface CostEstimate {
  * Node 20) with `npm run bench -- --calibrate`; only their ratios matter for the choice.
  */
 export const COST_PER_OPERATION: Readonly<Record<Algorithm, number>> = {
-  dfs: 10e-9, // per search call
+  dfs: 13e-9, // per search call (a partial board of at most n − 2 rows)
   'window-transfer': 20e-9, // per trie node built (see estimateCost for the transfer's mix)
   'seed-dp': 60e-9, // per generated successor (sort and merge included)
 };
 
+/**
+ * Random probes per DFS unit estimate. A plan sums tens (even n) to hundreds (odd n: the
+ * central block has three rows) of unit estimates, so each needs few probes; planning n = 17
+ * stays well under a second per D.
+ */
+const UNIT_PROBES = 64;
+
 /** Average successors per window; ordinary queens leave about two free columns mid-board. */
 const SUCCESSORS_PER_WINDOW = 2.5;
 
-/** Estimates the cost of counting the completions of `prefix` with `algorithm`. */
+/**
+ * Estimates the cost of counting the completions of a unit (`prefix`, and for the DFS an
+ * optional `middle`, as in `countCompletions`) with `algorithm`. For the DFS with neither it is
+ * the whole N(n, D) through the symmetric top-level units, as `countCompletions` counts it.
+ */
 export function estimateCost(
   algorithm: Algorithm,
   n: number,
   depth: number,
   prefix: readonly number[],
+  middle: readonly number[] = [],
 ): CostEstimate {
   assertBoard(n, depth);
-  const remainingRows = n - prefix.length;
+  if (algorithm !== 'dfs') assertNoMiddle(algorithm, middle);
+  const remainingRows = n - prefix.length - middle.length;
   if (depth === 0) {
-    // Closed under the transfer view (one empty window); the DFS still enumerates n^rows leaves.
+    // Closed under the transfer view (one empty window); the DFS counts n^rows as a product,
+    // but only within 2^53, so it keeps the enumeration's cost and no planner prefers it.
     const leaves = n ** remainingRows;
     return algorithm === 'dfs'
       ? { seconds: (leaves / n) * COST_PER_OPERATION.dfs, bytes: 0 }
       : { seconds: remainingRows * 1e-7, bytes: 0 };
   }
   if (algorithm === 'dfs') {
-    const tree = estimateTree(n, depth, prefix, 128);
+    if (prefix.length === 0 && middle.length === 0) {
+      const seconds = topUnits(n, depth).reduce(
+        (sum, unit) => sum + estimateCost('dfs', n, depth, unit.prefix, unit.middle).seconds,
+        0,
+      );
+      return { seconds, bytes: 64 * n };
+    }
+    const rows = fixedRows(n, depth, prefix, middle);
+    if (!(rows instanceof Int32Array)) {
+      throw new InvalidInputError(
+        rows.field,
+        rows.field === 'prefix' ? prefix : middle,
+        rows.allowed,
+      );
+    }
+    const tree = estimateUnitTree(n, depth, rows, searchOrder(n, prefix, middle), UNIT_PROBES);
     return { seconds: tree.nodes * COST_PER_OPERATION.dfs, bytes: 64 * n };
   }
   // Windows are ordinary-queens placements of D rows: level D of the n-queens tree.
@@ -100,6 +166,16 @@ export function estimateCost(
     seconds: generated * remainingRows * COST_PER_OPERATION['seed-dp'],
     bytes: generated * (4 * Math.ceil(depth / 8) + 4 * residues) * 3,
   };
+}
+
+/** The free rows in the order the DFS fills them: down from the fixed run, then up. */
+function searchOrder(n: number, prefix: readonly number[], middle: readonly number[]): number[] {
+  const from = middle.length > 0 ? middleStart(n) : 0;
+  const next = from + (middle.length > 0 ? middle.length : prefix.length);
+  const order: number[] = [];
+  for (let row = next; row < n; row++) order.push(row);
+  for (let row = from - 1; row >= 0; row--) order.push(row);
+  return order;
 }
 
 export interface ChoiceOptions {

@@ -1,5 +1,6 @@
 // Board rules shared by every algorithm: the allowed sizes, bitmask helpers, and legality of
-// a prefix (the columns of the first rows, which is how work units are described).
+// a unit's fixed rows: a prefix (the columns of the first rows) or a middle run (the columns
+// of consecutive rows from `middleStart(n)` down), which is how work units are described.
 import { InvalidInputError } from '../errors.js';
 
 /** Columns are bits of a 32-bit integer, so boards go up to 32×32. */
@@ -53,18 +54,86 @@ export function blockedInRow(
   return blocked;
 }
 
+/**
+ * First row of a unit's middle run: the top row of the board's central block (rows n/2 − 1 and
+ * n/2 for even n, (n−3)/2 to (n+1)/2 for odd n), which the row reversal maps onto itself.
+ */
+export function middleStart(n: number): number {
+  return Math.max(0, Math.floor(n / 2) - 1);
+}
+
+/**
+ * The fixed rows of a unit as one column per row (−1 where free), or why they are not a legal
+ * partial board: columns out of range, a middle run that overlaps the prefix or leaves the
+ * board, or two fixed queens within distance D that attack each other. Assumes a valid (n, D).
+ */
+export function fixedRows(
+  n: number,
+  depth: number,
+  prefix: readonly number[],
+  middle: readonly number[],
+): Int32Array | { field: 'prefix' | 'middle'; allowed: string } {
+  const start = middleStart(n);
+  for (const [field, rows] of [
+    ['prefix', prefix],
+    ['middle', middle],
+  ] as const) {
+    if (!Array.isArray(rows) || !rows.every((c) => Number.isInteger(c) && c >= 0 && c < n)) {
+      return { field, allowed: `columns from 0 to ${n - 1}` };
+    }
+  }
+  if (prefix.length > n) return { field: 'prefix', allowed: `at most n = ${n} columns` };
+  if (middle.length > 0 && (prefix.length > start || start + middle.length > n)) {
+    return {
+      field: 'middle',
+      allowed: `at most ${n - start} columns from row ${start} down, below the prefix`,
+    };
+  }
+  const rows = new Int32Array(n).fill(-1);
+  prefix.forEach((c, row) => (rows[row] = c));
+  middle.forEach((c, i) => (rows[start + i] = c));
+  for (let row = 1; row < n; row++) {
+    const column = rows[row] ?? -1;
+    if (column < 0) continue;
+    for (let d = 1; d <= depth && d <= row; d++) {
+      const other = rows[row - d] ?? -1;
+      if (other >= 0 && attackedBy(n, other, d) & (1 << column)) {
+        const field = row < prefix.length ? 'prefix' : 'middle';
+        return { field, allowed: `a legal placement (row ${row} is attacked)` };
+      }
+    }
+  }
+  return rows;
+}
+
+/** Throws unless `prefix` and `middle` are legal fixed rows of an (n, D) board (see `fixedRows`). */
+export function assertLegalUnit(
+  n: number,
+  depth: number,
+  prefix: readonly number[],
+  middle: readonly number[],
+): void {
+  assertBoard(n, depth);
+  const rows = fixedRows(n, depth, prefix, middle);
+  if (!(rows instanceof Int32Array)) {
+    const value = rows.field === 'prefix' ? prefix : middle;
+    throw new InvalidInputError(rows.field, value, rows.allowed);
+  }
+}
+
+/** Columns forbidden in row `row` by every fixed queen within distance D, above or below. */
+export function blockedByFixed(n: number, depth: number, rows: Int32Array, row: number): number {
+  let blocked = 0;
+  for (let d = 1; d <= depth; d++) {
+    const above = rows[row - d] ?? -1;
+    const below = rows[row + d] ?? -1;
+    if (above >= 0) blocked |= attackedBy(n, above, d);
+    if (below >= 0) blocked |= attackedBy(n, below, d);
+  }
+  return blocked;
+}
+
 /** Throws unless `prefix` lists legal columns for the first rows of an (n, D) board. */
 export function assertLegalPrefix(n: number, depth: number, prefix: readonly number[]): void {
-  assertBoard(n, depth);
-  if (prefix.length > n) {
-    throw new InvalidInputError('prefix', prefix, `at most n = ${n} columns`);
-  }
-  prefix.forEach((column, row) => {
-    if (!Number.isInteger(column) || column < 0 || column >= n) {
-      throw new InvalidInputError('prefix', prefix, `columns from 0 to ${n - 1}`);
-    }
-    if (blockedInRow(n, depth, prefix, row) & (1 << column)) {
-      throw new InvalidInputError('prefix', prefix, `a legal placement (row ${row} is attacked)`);
-    }
-  });
+  assertLegalUnit(n, depth, prefix, []);
 }

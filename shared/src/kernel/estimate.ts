@@ -2,7 +2,7 @@
 // A probe walks one random path from the root and multiplies the branching factors it meets;
 // the average over probes is an unbiased estimate of every level's size. Seeded, so the same
 // question always gets the same answer (plans are reproducible across machines).
-import { fullMask, popcount } from './board.js';
+import { attackedBy, fullMask, popcount } from './board.js';
 
 export interface TreeEstimate {
   /** Estimated number of nodes per level: levels[k] = boards with k rows placed (below the prefix). */
@@ -67,4 +67,61 @@ function hashSeed(n: number, depth: number, prefix: readonly number[]): number {
   let h = 0x9e3779b9 ^ (n * 73856093) ^ (depth * 19349663);
   for (const c of prefix) h = Math.imul(h ^ (c + 1), 0x85ebca6b) ^ (h >>> 13);
   return h === 0 ? 1 : h;
+}
+
+/**
+ * Estimates the DFS tree of a unit whose fixed rows are `rows` (a column per row, −1 where
+ * free), searched in `order` (the free rows, first searched first). levels[k] counts partial
+ * boards with k rows placed, the fixed ones included; nodes counts the search's calls.
+ */
+export function estimateUnitTree(
+  n: number,
+  depth: number,
+  rows: Int32Array,
+  order: readonly number[],
+  probes = 128,
+): TreeEstimate {
+  const full = fullMask(n);
+  const fixed = n - order.length;
+  const levels = new Float64Array(n + 1);
+  const queens = new Int32Array(n);
+  let seed = hashSeed(n, depth, Array.from(rows));
+  const random = (): number => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 4294967296;
+  };
+  for (let p = 0; p < probes; p++) {
+    queens.set(rows);
+    let weight = 1;
+    levels[fixed] = (levels[fixed] ?? 0) + 1;
+    for (let k = 0; k < order.length; k++) {
+      const row = order[k] ?? 0;
+      // Attacks reach both ways here: the search grows a run of rows down, then up.
+      let attacked = 0;
+      for (let d = 1; d <= depth; d++) {
+        const above = queens[row - d] ?? -1;
+        const below = queens[row + d] ?? -1;
+        if (above >= 0) attacked |= attackedBy(n, above, d);
+        if (below >= 0) attacked |= attackedBy(n, below, d);
+      }
+      let free = ~attacked & full;
+      const options = popcount(free);
+      if (options === 0) break;
+      weight *= options;
+      levels[fixed + k + 1] = (levels[fixed + k + 1] ?? 0) + weight;
+      let pick = Math.floor(random() * options);
+      while (pick-- > 0) free &= free - 1;
+      queens[row] = 31 - Math.clz32(free & -free);
+    }
+  }
+  // The search calls itself once per partial board with up to n − 2 rows placed; the last two
+  // rows cost a few popcounts per call.
+  let nodes = 0;
+  for (let k = 0; k <= n; k++) {
+    levels[k] = (levels[k] ?? 0) / probes;
+    if (k >= fixed && k < n - 1) nodes += levels[k] ?? 0;
+  }
+  return { levels, nodes };
 }

@@ -1,5 +1,7 @@
-// Splits one (n, D) into independent work units (fixed columns for the first rows) whose
-// counts add up to N(n, D). Units are what workers run; each carries its estimated cost.
+// Splits one (n, D) into independent work units whose weighted counts add up to N(n, D). A DFS
+// unit fixes the board's central block (its signature under the board's symmetries, see
+// symmetry.ts) and maybe more rows below it; units are what workers run, each with its
+// estimated cost.
 import { InvalidInputError } from '../errors.js';
 import {
   type Algorithm,
@@ -10,8 +12,16 @@ import {
   DEFAULT_MAX_BYTES,
   estimateCost,
 } from './algorithms.js';
-import { assertBoard, assertLegalPrefix, blockedInRow, fullMask } from './board.js';
+import {
+  assertBoard,
+  assertLegalUnit,
+  blockedByFixed,
+  fixedRows,
+  fullMask,
+  middleStart,
+} from './board.js';
 import type { ProgressCallback } from './progress.js';
+import { topUnits } from './symmetry.js';
 
 export interface WorkUnit {
   readonly n: number;
@@ -19,8 +29,18 @@ export interface WorkUnit {
   readonly algorithm: Algorithm;
   /** Columns of the first rows, fixed for this unit. */
   readonly prefix: readonly number[];
-  /** 2 when the unit also stands for its mirror image (column c ↔ n−1−c), else 1. */
-  readonly weight: 1 | 2;
+  /**
+   * Columns of consecutive rows from the board's centre down, middle[0] in row
+   * `middleStart(n)` (n/2 − 1 for even n, (n−3)/2 for odd n); [] for none. DFS units fix the
+   * central block here (2 rows for even n, 3 for odd n) and maybe more rows below it; they
+   * have no prefix.
+   */
+  readonly middle: readonly number[];
+  /**
+   * How many boards each completion stands for: the size of the unit's orbit under the mirror
+   * and the row reversal (see `unitWeight`), 1 for a whole (n, D).
+   */
+  readonly weight: 1 | 2 | 4;
   readonly estimate: CostEstimate;
 }
 
@@ -58,38 +78,43 @@ export function planUnits(n: number, depth: number, options: PlanOptions = {}): 
         depth,
         algorithm,
         prefix: [],
+        middle: [],
         weight: 1,
         // The choice already estimated the whole (n, D); do not probe the tree twice.
         estimate: chosen.estimate ?? estimateCost(algorithm, n, depth, []),
       },
     ];
   }
-  const unit = (prefix: number[], weight: 1 | 2): WorkUnit => ({
+  const unit = (prefix: readonly number[], middle: readonly number[], weight: 1 | 2 | 4) => ({
     n,
     depth,
     algorithm,
     prefix,
+    middle,
     weight,
-    estimate: estimateCost(algorithm, n, depth, prefix),
+    estimate: estimateCost(algorithm, n, depth, prefix, middle),
   });
-  // Mirror halving: count first-row columns in the left half twice, the middle one once.
-  const units: WorkUnit[] = [];
-  for (let c = 0; c < Math.floor(n / 2); c++) units.push(unit([c], 2));
-  if (n % 2 === 1) units.push(unit([(n - 1) / 2], 1));
+  // One unit per canonical central block (or per left-half first-row column where the block
+  // scheme does not apply), weighted by its orbit.
+  const units: WorkUnit[] = topUnits(n, depth).map((u) => unit(u.prefix, u.middle, u.weight));
 
-  // Split the most expensive unit by the columns of its next row until all fit the target.
+  // Split the most expensive unit by the columns of the next row its search would fill (the
+  // row below its fixed run) until all fit the target. Children keep the signature, so the
+  // weight. A middle run stops growing at the bottom row (the rows above are searched last).
   for (;;) {
     let worst = -1;
     for (let i = 0; i < units.length; i++) {
       const u = units[i];
-      if (u && u.estimate.seconds > target && u.prefix.length < n - 1) {
+      if (u && u.estimate.seconds > target && splitRow(n, u) < n - (u.middle.length ? 0 : 1)) {
         if (worst < 0 || u.estimate.seconds > (units[worst]?.estimate.seconds ?? 0)) worst = i;
       }
     }
     const split = units[worst];
     if (!split) break;
-    const children = nextColumns(n, depth, split.prefix).map((c) =>
-      unit([...split.prefix, c], split.weight),
+    const children = nextColumns(n, depth, split).map((c) =>
+      split.middle.length
+        ? unit([], [...split.middle, c], split.weight)
+        : unit([...split.prefix, c], [], split.weight),
     );
     if (units.length - 1 + children.length > maxUnits) break;
     units.splice(worst, 1, ...children);
@@ -97,40 +122,27 @@ export function planUnits(n: number, depth: number, options: PlanOptions = {}): 
   return units;
 }
 
-/**
- * The weight a unit with these first rows must carry in a plan of `planUnits`, or 0 when no
- * plan has such a unit. Workers use it to refuse a unit whose weight does not follow from its
- * rows: a count times the wrong weight is a wrong N(n, D). Mirror halving: a whole (n, D) (no
- * prefix) counts once; otherwise the first row's left half counts twice, the middle column of
- * an odd board once, and the right half belongs to no plan.
- */
-export function unitWeight(
-  n: number,
-  depth: number,
-  prefix: readonly number[],
-  suffix: readonly number[] = [],
-): 0 | 1 | 2 | 4 {
-  assertBoard(n, depth);
-  if (suffix.length > 0) return 0;
-  const first = prefix[0];
-  if (first === undefined) return 1;
-  if (2 * first + 1 < n) return 2;
-  return 2 * first + 1 === n ? 1 : 0;
+/** The row a split fixes next: the first row below the unit's fixed run. */
+function splitRow(n: number, unit: WorkUnit): number {
+  return unit.middle.length ? middleStart(n) + unit.middle.length : unit.prefix.length;
 }
 
-function nextColumns(n: number, depth: number, prefix: readonly number[]): number[] {
-  const free = ~blockedInRow(n, depth, prefix, prefix.length) & fullMask(n);
+/** Columns the split row may take next to the unit's fixed rows. */
+function nextColumns(n: number, depth: number, unit: WorkUnit): number[] {
+  const rows = fixedRows(n, depth, unit.prefix, unit.middle);
+  if (!(rows instanceof Int32Array)) return [];
+  const free = ~blockedByFixed(n, depth, rows, splitRow(n, unit)) & fullMask(n);
   const columns: number[] = [];
   for (let c = 0; c < n; c++) if (free & (1 << c)) columns.push(c);
   return columns;
 }
 
-/** The unit's share of N(n, D): its completions times its mirror weight. */
+/** The unit's share of N(n, D): its completions times its weight. */
 export function countUnit(unit: WorkUnit, onProgress?: ProgressCallback): bigint {
-  assertLegalPrefix(unit.n, unit.depth, unit.prefix);
+  assertLegalUnit(unit.n, unit.depth, unit.prefix, unit.middle);
   return (
     BigInt(unit.weight) *
-    countCompletions(unit.algorithm, unit.n, unit.depth, unit.prefix, onProgress)
+    countCompletions(unit.algorithm, unit.n, unit.depth, unit.prefix, onProgress, unit.middle)
   );
 }
 

@@ -42,7 +42,9 @@ export const statusCommand: Command = {
         }
         lines.push(`workers: ${report.workers.length} live`);
         for (const w of report.workers) {
-          const memory = w.memoryBytes ? `  memory ${(w.memoryBytes / 2 ** 30).toFixed(1)} GiB` : '';
+          const memory = w.memoryBytes
+            ? `  memory ${(w.memoryBytes / 2 ** 30).toFixed(1)} GiB`
+            : '';
           const version = w.version ? `  v${w.version}` : '';
           lines.push(
             `  ${w.id}  host ${w.host}  slots ${w.concurrency}${memory}${version}  since ${w.startedAt}`,
