@@ -4,14 +4,17 @@ import { MetricsTime, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   createRedis,
+  isConnectionError,
   QUEUE_NAMES,
   redisOptions,
   ResultStore,
   SweepRegistry,
+  waitForRedis,
 } from '@weak-queens/shared';
 import { createAggregateProcessor } from './aggregate-processor.js';
 import { createCountProcessor } from './count-processor.js';
 import { KernelPool } from './kernel-pool.js';
+import { RedisOutage } from './redis-outage.js';
 import {
   type CompiledWorkerServiceOptions,
   compileWorkerServiceOptions,
@@ -32,14 +35,16 @@ export class WorkerService {
   private readonly startedAt = new Date().toISOString();
   private heartbeatTimer?: NodeJS.Timeout;
   private closing?: Promise<void>;
+  private readonly outage: RedisOutage;
 
   constructor(options: WorkerServiceOptions) {
     this.options = compileWorkerServiceOptions(options);
     const { config, logger, concurrency, id } = this.options;
     this.id = id;
+    this.outage = new RedisOutage(logger, config.redisWaitLogMs);
     this.redis = createRedis(config, 'worker');
     // Without a listener ioredis prints every failed reconnect (Redis restarting) as unhandled.
-    this.redis.on('error', (err) => logger.warn({ err }, 'result store connection error'));
+    this.redis.on('error', (err) => this.outage.report(err, 'result store'));
     this.pool = new KernelPool(concurrency);
     const store = new ResultStore(this.redis, config.prefix);
     this.registry = new SweepRegistry(this.redis, config.prefix);
@@ -73,7 +78,10 @@ export class WorkerService {
       { ...common, ...stalls, concurrency: AGGREGATE_CONCURRENCY },
     );
     for (const worker of [this.countWorker, this.aggregateWorker]) {
-      worker.on('error', (err) => logger.error({ err }, 'worker error'));
+      worker.on('error', (err) => {
+        if (isConnectionError(err)) this.outage.report(err, `${worker.name} queue`);
+        else logger.error({ err }, 'worker error');
+      });
     }
     // Shown by `wq status`: which units this worker holds right now.
     this.countWorker.on('active', (job) => this.active.set(String(job.id), Date.now()));
@@ -103,7 +111,13 @@ export class WorkerService {
     }
     await this.heartbeat();
     this.heartbeatTimer = setInterval(() => {
-      this.heartbeat().catch((err: unknown) => logger.warn({ err }, 'heartbeat failed'));
+      this.heartbeat().then(
+        () => this.outage.recovered(),
+        (err: unknown) => {
+          if (isConnectionError(err)) this.outage.report(err, 'heartbeat');
+          else logger.warn({ err }, 'heartbeat failed');
+        },
+      );
     }, heartbeatMs);
     this.heartbeatTimer.unref();
     logger.info(
@@ -164,8 +178,23 @@ export class WorkerService {
   }
 }
 
-/** Builds and starts a worker service. */
-export async function startWorkerService(options: WorkerServiceOptions): Promise<WorkerService> {
+/**
+ * Builds and starts a worker service, once Redis answers: until then it waits, with a log line
+ * when the wait starts and at most one per WQ_REDIS_WAIT_LOG_MS after. A REDIS_URL that can
+ * never work (a database the server does not have, a refused password) is thrown at once.
+ */
+export async function startWorkerService(
+  options: WorkerServiceOptions,
+  signal?: AbortSignal,
+): Promise<WorkerService> {
+  const { config, logger } = options;
+  const outage = new RedisOutage(logger, config.redisWaitLogMs);
+  await waitForRedis(config, {
+    delayMs: (attempt) => Math.min(1000 * attempt, 5000),
+    onRetry: (err) => outage.report(err, 'start'),
+    ...(signal ? { signal } : {}),
+  });
+  outage.recovered();
   const service = new WorkerService(options);
   await service.start();
   return service;
