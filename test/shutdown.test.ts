@@ -195,6 +195,31 @@ describe('when a worker or its `wq worker` wrapper gets SIGHUP or dies', () => {
   });
 });
 
+describe('when a worker is told to stop after its Redis went away', () => {
+  it('ends within its grace time plus at most 3 s instead of waiting for Redis', async () => {
+    const gone = await startTestRedis();
+    const logs: Record<string, unknown>[] = [];
+    const worker = startWorker({
+      url: gone.url,
+      prefix: uniquePrefix('gone'),
+      env: { WQ_SHUTDOWN_GRACE_MS: '1000' },
+      onLog: (entry) => logs.push(entry),
+    });
+    await until('the worker to start', () => logs.some((l) => l.msg === 'worker started'));
+    await gone.stop();
+    await until('the worker to notice', () =>
+      logs.some((l) => l.msg === 'cannot reach Redis; waiting for it'),
+    );
+    const sent = Date.now();
+    worker.kill('SIGTERM');
+    expect(await exitOf(worker)).toBe(0);
+    expect(Date.now() - sent).toBeLessThan(1000 + 3000);
+    expect(logs.at(-1)?.msg).toBe(
+      'worker closed without Redis: its units run again once their locks lapse',
+    );
+  });
+});
+
 describe('when the dashboard is told to stop while Redis is down', () => {
   async function closedPort(): Promise<number> {
     const server = createServer();

@@ -34,6 +34,8 @@ describe('when Redis goes away under a running dashboard', () => {
 
   afterAll(async () => {
     await server?.close();
+    // Stopped in beforeAll already, unless that failed first (stop is idempotent).
+    await redis?.stop();
   });
 
   it.each([

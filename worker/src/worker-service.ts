@@ -24,6 +24,24 @@ import {
 /** Aggregations are cheap (a few Redis reads and a sum); a few at once keep sweeps flowing. */
 const AGGREGATE_CONCURRENCY = 4;
 
+/** After the grace time, how long closing may wait for Redis before it gives up on it. */
+const AFTER_GRACE_MS = 2000;
+
+/** True when `promise` settles within `ms` (its outcome does not matter here). */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const settled = promise.then(
+    () => true as const,
+    () => true as const,
+  );
+  const result = await Promise.race([settled, timeout]);
+  clearTimeout(timer);
+  return result;
+}
+
 export class WorkerService {
   readonly id: string;
   private readonly options: CompiledWorkerServiceOptions;
@@ -155,11 +173,16 @@ export class WorkerService {
       logger.info('grace period over: handing active units back');
       await this.pool.handBack();
     }
-    await Promise.allSettled([countClosed, aggregateClosed]);
+    // With Redis away BullMQ's close never ends: give closing a bounded time in all, then leave
+    // the units to stall detection (their locks lapse) rather than hang past the grace time.
+    const deadline = Date.now() + AFTER_GRACE_MS;
+    const left = (): number => Math.max(0, deadline - Date.now());
+    const closed = await within(Promise.allSettled([countClosed, aggregateClosed]), left());
     await this.pool.close();
-    await this.registry.removeWorker(this.id).catch(() => undefined);
-    await this.redis.quit().catch(() => undefined);
-    logger.info('worker closed');
+    const unlisted = closed && (await within(this.registry.removeWorker(this.id), left()));
+    if (!unlisted || !(await within(this.redis.quit(), left()))) this.redis.disconnect();
+    if (closed && unlisted) logger.info('worker closed');
+    else logger.warn('worker closed without Redis: its units run again once their locks lapse');
   }
 
   private async heartbeat(): Promise<void> {
