@@ -19,7 +19,7 @@ const options = {
 export const boards: Command = {
   name: 'boards',
   summary: 'list the classic n-queens solutions (first 100 unless asked for more)',
-  help: `Usage: wq boards <n> [--format ascii|json] [--limit <k>] [--all]
+  help: `Usage: wq boards <n> [--format ascii|json] [--limit <k> | --all]
 
 Lists the classic n-queens solutions in lexicographic order of their columns.
 
