@@ -1,15 +1,19 @@
 // kill -9 of worker processes: stall detection puts their units back, other workers finish them,
 // the sums are exact, and nothing already in the result store is computed a second time.
 import type { ChildProcess } from 'node:child_process';
+import { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { countPlacements } from '@weak-queens/shared';
+import { compileConfig, countPlacements, QUEUE_NAMES } from '@weak-queens/shared';
 import {
+  deletePrefix,
   killHard,
   knownS,
   pidOfWorkerName,
   startTestRedis,
+  startWorker,
   stopWorkers,
   type TestRedis,
+  uniquePrefix,
   unitRecords,
   until,
   openFaultPipeline,
@@ -109,5 +113,59 @@ describe('when worker processes are killed with SIGKILL', () => {
       if (old) expect(record, key).toEqual(old);
       else expect(newPids, key).toContain(pidOfWorkerName(record.worker));
     }
+  });
+
+  it("runs a dead worker's unit again within lock + stall interval, the interval a quarter of the lock", async () => {
+    // The README's bound: WQ_LOCK_MS + WQ_STALLED_INTERVAL_MS, 24 s + 6 s by default. Measured
+    // here on a 4 s lock, whose derived interval is 1 s.
+    const env = { WQ_LOCK_MS: '4000' };
+    const config = compileConfig(env);
+    expect(config.stalledIntervalMs).toBe(1000);
+    const bound = config.lockMs + config.stalledIntervalMs;
+    const prefix = uniquePrefix('bound');
+    const queue = new Queue(QUEUE_NAMES.count, { connection: { url: redis.url }, prefix });
+    cleanups.push(async () => {
+      await queue.close();
+      await deletePrefix(redis.url, prefix);
+    });
+    // Classic 15-queens as one unit: Q(15) = 2279184, several seconds of DFS.
+    const data = {
+      sweepId: 's-bound',
+      n: 15,
+      depth: 14,
+      algorithm: 'dfs',
+      prefix: [],
+      weight: 1,
+      estimateSeconds: 3,
+      whole: true,
+    };
+    await queue.add('unit', data, { jobId: 'n15-d14', attempts: 1 });
+    workers.push(startWorker({ url: redis.url, prefix, env }));
+    let victimPid: number | undefined;
+    await until('the unit to start', async () => {
+      const job = await queue.getJob('n15-d14');
+      victimPid =
+        (await job?.getState()) === 'active' ? pidOfWorkerName(job?.processedBy) : undefined;
+      return victimPid !== undefined;
+    });
+    workers.push(startWorker({ url: redis.url, prefix, env }));
+    await new Promise((r) => setTimeout(r, 500));
+    const victim = workers.find((w) => w.pid === victimPid) as ChildProcess;
+    await killHard(victim);
+    const killedAt = Date.now();
+    await until(
+      'the unit to run again',
+      async () => ((await queue.getJob('n15-d14'))?.stalledCounter ?? 0) === 1,
+      bound + 5000,
+    );
+    const waited = Date.now() - killedAt;
+    expect(waited).toBeLessThanOrEqual(bound + 500);
+    await until(
+      'the unit to complete',
+      async () => (await queue.getJobState('n15-d14')) === 'completed',
+    );
+    const done = await queue.getJob('n15-d14');
+    expect((done?.returnvalue as { value: string }).value).toBe('2279184');
+    expect(pidOfWorkerName(done?.processedBy)).not.toBe(victimPid);
   });
 });

@@ -33,6 +33,8 @@ export interface DashboardOptions {
   readonly token?: string;
   /** How often the one shared poll loop reads Redis while a page is open. */
   readonly pollMs?: number;
+  /** How long close() waits for open requests and connections; default WQ_SHUTDOWN_GRACE_MS. */
+  readonly graceMs?: number;
 }
 
 export interface CompiledDashboardOptions {
@@ -42,6 +44,7 @@ export interface CompiledDashboardOptions {
   readonly port: number;
   readonly token: string | undefined;
   readonly pollMs: number;
+  readonly graceMs: number;
 }
 
 export function compileDashboardOptions(options: DashboardOptions): CompiledDashboardOptions {
@@ -73,7 +76,11 @@ export function compileDashboardOptions(options: DashboardOptions): CompiledDash
   if (!Number.isInteger(pollMs) || pollMs < 100 || pollMs > 60_000) {
     throw new InvalidInputError('DASHBOARD_POLL_MS', pollMs, 'an integer from 100 to 60000');
   }
-  return { config: options.config, logger: options.logger, host, port, token, pollMs };
+  const graceMs = options.graceMs ?? options.config.shutdownGraceMs;
+  if (!Number.isInteger(graceMs) || graceMs < 0 || graceMs > 600_000) {
+    throw new InvalidInputError('graceMs', graceMs, 'an integer of milliseconds from 0 to 600000');
+  }
+  return { config: options.config, logger: options.logger, host, port, token, pollMs, graceMs };
 }
 
 /** True for addresses only this machine can reach (and the name that means them). */

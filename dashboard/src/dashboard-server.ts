@@ -12,6 +12,8 @@ import type { Redis } from 'ioredis';
 import {
   createRedis,
   InvalidInputError,
+  isConnectionError,
+  RedisUnavailableError,
   QUEUE_NAMES,
   queueStreams,
   redisOptions,
@@ -30,6 +32,7 @@ import {
 import { DashboardMetrics } from './dashboard-metrics.js';
 import { securityHeaders } from './headers.js';
 import { HttpError } from './http-error.js';
+import { redisGate, redisUnavailable } from './redis-gate.js';
 import { LiveFeed } from './live-feed.js';
 import { loginRouter } from './login.js';
 import { SnapshotReader } from './snapshot-reader.js';
@@ -92,6 +95,8 @@ export class DashboardServer {
       res.type('html').send(readPage(PAGE_FILE));
     });
     app.use(assetRouter());
+    // Everything below reads Redis: 503 at once while it is away, and no read waits forever.
+    app.use(['/metrics', '/api', '/queues'], redisGate(this.redis, { exempt: ['/api/session'] }));
     app.get('/metrics', async (_req, res) => {
       const text = await this.metrics.text();
       res.type(this.metrics.contentType).send(text);
@@ -127,14 +132,35 @@ export class DashboardServer {
     return `http://${host}:${address.port}/`;
   }
 
-  /** Ends the live streams, stops listening, and closes every Redis connection. Idempotent. */
+  /**
+   * Ends the live streams, stops listening, and closes every Redis connection, within the grace
+   * time: what is still open then (a request Redis left hanging, a connection that cannot say
+   * goodbye to a Redis that is down) is cut. Idempotent.
+   */
   close(): Promise<void> {
     this.closing ??= this.shutdown();
     return this.closing;
   }
 
   private async shutdown(): Promise<void> {
+    const { graceMs, logger } = this.options;
     this.feed.close();
+    const graceful = this.closeGracefully();
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'grace'>((resolve) => {
+      timer = setTimeout(() => resolve('grace'), graceMs);
+    });
+    const first = await Promise.race([graceful.then(() => 'closed' as const), graceOver]);
+    clearTimeout(timer);
+    if (first === 'grace') {
+      logger.warn({ graceMs }, 'grace time over: cutting open requests and connections');
+      this.server.closeAllConnections();
+      this.redis.disconnect();
+      graceful.catch(() => undefined);
+    }
+  }
+
+  private async closeGracefully(): Promise<void> {
     if (this.server.listening) {
       const closed = once(this.server, 'close');
       this.server.close();
@@ -193,11 +219,11 @@ function errorHandler(logger: CompiledDashboardOptions['logger']) {
 
 function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
+  // Redis went away while the request was being served: not the caller's fault, nor a bug.
+  if (err instanceof RedisUnavailableError || isConnectionError(err)) return redisUnavailable();
   if (err instanceof InvalidInputError) {
     // The pipeline client reports an unreachable Redis as a bad REDIS_URL: not the caller's fault.
-    if (err.field === 'REDIS_URL') {
-      return new HttpError(503, 'redis_unavailable', 'Redis cannot be reached right now');
-    }
+    if (err.field === 'REDIS_URL') return redisUnavailable();
     return new HttpError(400, 'invalid_input', err.message, err.field, err.allowed);
   }
   if (err instanceof WeakQueensError) return new HttpError(400, 'invalid_input', err.message);

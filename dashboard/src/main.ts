@@ -1,10 +1,13 @@
 // Entry point of the dashboard process (`wq dashboard` spawns this): options from env and flags,
-// the server from its factory, its URL on stdout, and a graceful close on SIGINT/SIGTERM.
+// the server from its factory, its URL on stdout, and a graceful close on SIGINT/SIGTERM/SIGHUP
+// (or when the process that started it dies), within WQ_SHUTDOWN_GRACE_MS.
 import { parseArgs } from 'node:util';
 import {
   createLogger,
   InvalidInputError,
   parseLogLevel,
+  probeRedis,
+  RedisUnavailableError,
   WeakQueensError,
 } from '@weak-queens/shared';
 import { dashboardOptionsFromEnv } from './dashboard-options.js';
@@ -35,6 +38,12 @@ async function main(): Promise<void> {
     level: parseLogLevel(process.env.LOG_LEVEL?.trim() || 'info'),
   });
   const options = dashboardOptionsFromEnv(process.env, flags(process.argv.slice(2)), logger);
+  // A REDIS_URL that can never work (a database the server lacks) stops the dashboard here; a
+  // Redis that is only away does not: the dashboard serves and answers 503 until it is back.
+  await probeRedis(options.config).catch((err: unknown) => {
+    if (!(err instanceof RedisUnavailableError)) throw err;
+    logger.warn({ reason: err.message }, 'Redis is not reachable yet; serving 503 until it is');
+  });
   const server = createDashboardServer(options);
   const url = await server.listen();
   // stdout carries the URL alone, so scripts (npm start, tests) can read it.
@@ -44,7 +53,7 @@ async function main(): Promise<void> {
     'dashboard listening',
   );
   let signals = 0;
-  const stop = (signal: NodeJS.Signals): void => {
+  const stop = (signal: string): void => {
     if (++signals > 1) process.exit(130);
     logger.info({ signal }, 'dashboard closing');
     server.close().then(
@@ -55,8 +64,9 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
+  // Started with an IPC channel (`wq dashboard`, `npm start`): close when that parent dies.
+  if (process.send !== undefined) process.once('disconnect', () => stop('parent exited'));
 }
 
 function errorText(err: unknown): string {

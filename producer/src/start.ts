@@ -8,6 +8,7 @@ import {
   WeakQueensError,
 } from '@weak-queens/shared';
 import { runEmbedded } from './embedded/embedded-run.js';
+import { STOP_SIGNALS } from './embedded/worker-process.js';
 import { parseFlags } from './pipeline/flags.js';
 import { SweepFailedError } from './pipeline/sweep-failed-error.js';
 
@@ -38,8 +39,7 @@ async function main(): Promise<number> {
     logger.info({ signal }, 'stopping');
     controller.abort();
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  for (const signal of STOP_SIGNALS) process.on(signal, stop);
   try {
     return await runEmbedded({
       ns,
@@ -57,7 +57,9 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    const known = err instanceof WeakQueensError || err instanceof SweepFailedError;
+    // Redis that stayed away is a failure (1), not bad input (2).
+    const known =
+      (err instanceof WeakQueensError && !err.retryable) || err instanceof SweepFailedError;
     process.stderr.write(`npm start: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(known ? 2 : 1);
   },

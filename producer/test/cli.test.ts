@@ -13,11 +13,20 @@ interface Run {
 }
 
 function wq(...args: string[]): Promise<Run> {
+  return wqWith({}, ...args);
+}
+
+function wqWith(env: Record<string, string>, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [WQ, ...args], { maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [WQ, ...args],
+      { maxBuffer: 64 << 20, env: { ...process.env, ...env } },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -77,7 +86,48 @@ describe.concurrent('when the command line is wrong', () => {
     ],
     [
       ['boards', '4', '--limit', '0'],
-      'wq boards: limit: "0" is not allowed; expected an integer ≥ 1',
+      'wq boards: limit: "0" is not allowed; expected an integer from 1 to 1000000000',
+    ],
+    [
+      ['boards', '14', '--all', '--limit', '5'],
+      'wq boards: --all and --limit <k> exclude each other: give one of them',
+    ],
+    [['sweep', '4', '5'], 'wq sweep: argument: "5" is not allowed; expected only <ns> and options'],
+    [
+      ['sweep', '4', '--target-seconds', '1e300'],
+      'wq sweep: --target-seconds: "1e300" is not allowed; expected a number of seconds > 0 and ≤ 86400 (a day)',
+    ],
+    [
+      ['sweep', '4', '--target-seconds', '0'],
+      'wq sweep: --target-seconds: "0" is not allowed; expected a number of seconds > 0 and ≤ 86400 (a day)',
+    ],
+    [
+      ['status', 'extra'],
+      'wq status: argument: "extra" is not allowed; expected no arguments, only options',
+    ],
+    [
+      ['results', '4', '5'],
+      'wq results: argument: "5" is not allowed; expected only <ns> and options',
+    ],
+    [
+      ['cancel', 's-1', 's-2'],
+      'wq cancel: argument: "s-2" is not allowed; expected only <sweep> and options',
+    ],
+    [
+      ['retry', 's-1', 's-2'],
+      'wq retry: argument: "s-2" is not allowed; expected only <sweep> and options',
+    ],
+    [
+      ['worker', 'extra'],
+      'wq worker: argument: "extra" is not allowed; expected no arguments, only options',
+    ],
+    [
+      ['worker', '--concurrency', '99999999999999999999'],
+      'wq worker: --concurrency: "99999999999999999999" is not allowed; expected an integer from 1 to 1024',
+    ],
+    [
+      ['dashboard', 'extra'],
+      'wq dashboard: argument: "extra" is not allowed; expected no arguments, only options',
     ],
     [['boards', '33'], 'wq boards: n: "33" is not allowed; expected an integer from 1 to 32'],
     [['classic', '0'], 'wq classic: n: "0" is not allowed; expected an integer from 1 to 32'],
@@ -104,6 +154,50 @@ describe.concurrent('when the command line is wrong', () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(new RegExp(`^wq: missing command; expected ${COMMANDS}\\n$`));
+  });
+});
+
+describe.concurrent('when a value is huge or very long', () => {
+  const long = '1'.repeat(100_000);
+
+  it.each([
+    ['compute', long],
+    ['sweep', long],
+    ['results', long],
+    ['cancel', 's-1', long],
+    ['boards', long],
+    ['compute', '4', `--algorithm=${long}`],
+    ['status', `--${long}`],
+  ])('wq %s … exits with 2 and one line of at most 400 characters', async (...args) => {
+    const run = await wq(...args);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(lines(run.stderr)).toHaveLength(1);
+    expect(run.stderr.length).toBeLessThanOrEqual(401);
+    expect(run.stderr).toContain('… (1000');
+  });
+
+  it('echoes the start of a long n spec and its length', async () => {
+    const run = await wq('sweep', long);
+    expect(run.stderr).toBe(
+      `wq sweep: n: "${'1'.repeat(79)}… (100002 characters) is not allowed; ${NS_ALLOWED}\n`,
+    );
+  });
+
+  it.each([
+    ['WQ_SHUTDOWN_GRACE_MS', 'an integer of milliseconds from 0 to 600000'],
+    ['WQ_LOCK_MS', 'an integer of milliseconds from 500 to 3600000'],
+    ['WQ_TARGET_SECONDS', 'a number of seconds > 0 and ≤ 86400 (a day)'],
+  ])('refuses %s=99999999999999999999 before talking to Redis', async (name, range) => {
+    const run = await wqWith(
+      { [name]: '99999999999999999999', REDIS_URL: 'redis://127.0.0.1:1' },
+      'status',
+    );
+    expect(run).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `wq status: ${name}: "99999999999999999999" is not allowed; expected ${range}\n`,
+    });
   });
 });
 

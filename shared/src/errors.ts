@@ -32,12 +32,25 @@ export class NotApplicableError extends WeakQueensError {
   }
 }
 
+/** Echoed values are cut to this many characters, so an error stays one readable line. */
+export const MAX_ECHO_CHARS = 80;
+
 function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'bigint') return `${value}`;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
+  let text: string;
+  if (typeof value === 'bigint') {
+    text = `${value}`;
+  } else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = String(value);
+    }
   }
+  return truncate(text, MAX_ECHO_CHARS);
+}
+
+/** At most `max` characters: a long text keeps its start and says how long it was. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}… (${text.length} characters)`;
 }

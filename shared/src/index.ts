@@ -1,6 +1,12 @@
 // @weak-queens/shared: the counting kernel (pure functions over numbers) and the contracts
 // every package agrees on.
-export { WeakQueensError, InvalidInputError, NotApplicableError } from './errors.js';
+export {
+  WeakQueensError,
+  InvalidInputError,
+  NotApplicableError,
+  MAX_ECHO_CHARS,
+  truncate,
+} from './errors.js';
 export { parseNSpec } from './n-spec.js';
 export {
   MAX_N,

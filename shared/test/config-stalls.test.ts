@@ -4,12 +4,21 @@ import { describe, expect, it } from 'vitest';
 import { compileConfig } from '../src/index.js';
 
 describe('when the lock and stall settings are read', () => {
-  it('defaults to 30 s locks, a check every 30 s and two stalls per job', () => {
+  it('defaults to 24 s locks, a check every 6 s (30 s at most in all) and two stalls per job', () => {
     const config = compileConfig({});
     expect([config.lockMs, config.stalledIntervalMs, config.maxStalled]).toEqual([
-      30_000, 30_000, 2,
+      24_000, 6_000, 2,
     ]);
+    expect(config.lockMs + config.stalledIntervalMs).toBe(30_000);
     expect(config.testFailJobs).toEqual([]);
+  });
+
+  it('checks for stalled jobs every quarter of a lock unless told otherwise', () => {
+    expect(compileConfig({ WQ_LOCK_MS: '40000' }).stalledIntervalMs).toBe(10_000);
+    expect(compileConfig({ WQ_LOCK_MS: '500' }).stalledIntervalMs).toBe(125);
+    expect(
+      compileConfig({ WQ_LOCK_MS: '40000', WQ_STALLED_INTERVAL_MS: '700' }).stalledIntervalMs,
+    ).toBe(700);
   });
 
   it('takes short values for tests', () => {
@@ -23,10 +32,10 @@ describe('when the lock and stall settings are read', () => {
 
   it('refuses values too small to work, naming the variable', () => {
     expect(() => compileConfig({ WQ_LOCK_MS: '100' })).toThrow(
-      'WQ_LOCK_MS: "100" is not allowed; expected an integer of milliseconds ≥ 500',
+      'WQ_LOCK_MS: "100" is not allowed; expected an integer of milliseconds from 500 to 3600000',
     );
     expect(() => compileConfig({ WQ_STALLED_INTERVAL_MS: '1.5' })).toThrow(
-      'WQ_STALLED_INTERVAL_MS: "1.5" is not allowed; expected an integer of milliseconds ≥ 100',
+      'WQ_STALLED_INTERVAL_MS: "1.5" is not allowed; expected an integer of milliseconds from 100 to 3600000',
     );
     expect(() => compileConfig({ WQ_MAX_STALLED: '0' })).toThrow(
       'WQ_MAX_STALLED: "0" is not allowed; expected an integer from 1 to 1000',

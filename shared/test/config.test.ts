@@ -14,7 +14,7 @@ describe('when WQ_MAX_UNIT_BYTES is set', () => {
   it('refuses anything else, naming the variable and what is allowed', () => {
     for (const bad of ['lots', '0', '-5', '12X', '1e9']) {
       expect(() => compileConfig({ WQ_MAX_UNIT_BYTES: bad })).toThrow(
-        `WQ_MAX_UNIT_BYTES: "${bad}" is not allowed; expected a number of bytes ≥ 1, optionally with K, M, G or T (binary: 1G = 1024³), e.g. 512M`,
+        `WQ_MAX_UNIT_BYTES: "${bad}" is not allowed; expected a number of bytes from 1 to 1T, optionally with K, M, G or T (binary: 1G = 1024³), e.g. 512M`,
       );
     }
   });

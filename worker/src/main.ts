@@ -1,5 +1,6 @@
 // Entry point of a worker process (`wq worker` spawns this): config from env and flags,
-// the service from its factory, and a graceful close on SIGINT/SIGTERM.
+// the service from its factory, and a graceful close on SIGINT, SIGTERM and SIGHUP, or when the
+// process that started it goes away (its IPC channel closes), so a worker is never orphaned.
 import {
   compileConfig,
   createLogger,
@@ -7,7 +8,7 @@ import {
   positiveInteger,
   WeakQueensError,
 } from '@weak-queens/shared';
-import { startWorkerService } from './worker-service.js';
+import { startWorkerService, type WorkerService } from './worker-service.js';
 
 const USAGE = 'usage: wq worker [--concurrency k]';
 
@@ -31,14 +32,20 @@ function parseArgs(argv: readonly string[]): { concurrency?: number } {
 async function main(): Promise<void> {
   const config = compileConfig(process.env, parseArgs(process.argv.slice(2)));
   const logger = createLogger({ level: config.logLevel, name: 'wq-worker' });
-  const service = await startWorkerService({ config, logger });
-  let signals = 0;
-  const stop = (signal: NodeJS.Signals): void => {
-    if (++signals > 1) {
-      logger.warn({ signal }, 'second signal: exiting now');
+  // A signal while Redis is still awaited ends the wait; one after start closes the service.
+  const waiting = new AbortController();
+  let service: WorkerService | undefined = undefined;
+  let stops = 0;
+  const stop = (reason: string): void => {
+    if (++stops > 1) {
+      logger.warn({ reason }, 'second signal: exiting now');
       process.exit(130);
     }
-    logger.info({ signal }, 'signal received');
+    logger.info({ reason }, 'stopping');
+    if (!service) {
+      waiting.abort();
+      process.exit(0);
+    }
     service.close().then(
       () => process.exit(0),
       (err: unknown) => {
@@ -47,8 +54,11 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
+  // Started with an IPC channel (by `wq worker` or `npm start`): when that parent dies, even by
+  // kill -9, the channel closes and this worker hands its units back instead of living on.
+  if (process.send !== undefined) process.once('disconnect', () => stop('parent exited'));
+  service = await startWorkerService({ config, logger }, waiting.signal);
 }
 
 main().catch((err: unknown) => {

@@ -4,14 +4,17 @@ import { MetricsTime, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   createRedis,
+  isConnectionError,
   QUEUE_NAMES,
   redisOptions,
   ResultStore,
   SweepRegistry,
+  waitForRedis,
 } from '@weak-queens/shared';
 import { createAggregateProcessor } from './aggregate-processor.js';
 import { createCountProcessor } from './count-processor.js';
 import { KernelPool } from './kernel-pool.js';
+import { RedisOutage } from './redis-outage.js';
 import {
   type CompiledWorkerServiceOptions,
   compileWorkerServiceOptions,
@@ -20,6 +23,24 @@ import {
 
 /** Aggregations are cheap (a few Redis reads and a sum); a few at once keep sweeps flowing. */
 const AGGREGATE_CONCURRENCY = 4;
+
+/** After the grace time, how long closing may wait for Redis before it gives up on it. */
+const AFTER_GRACE_MS = 2000;
+
+/** True when `promise` settles within `ms` (its outcome does not matter here). */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const settled = promise.then(
+    () => true as const,
+    () => true as const,
+  );
+  const result = await Promise.race([settled, timeout]);
+  clearTimeout(timer);
+  return result;
+}
 
 export class WorkerService {
   readonly id: string;
@@ -32,14 +53,16 @@ export class WorkerService {
   private readonly startedAt = new Date().toISOString();
   private heartbeatTimer?: NodeJS.Timeout;
   private closing?: Promise<void>;
+  private readonly outage: RedisOutage;
 
   constructor(options: WorkerServiceOptions) {
     this.options = compileWorkerServiceOptions(options);
     const { config, logger, concurrency, id } = this.options;
     this.id = id;
+    this.outage = new RedisOutage(logger, config.redisWaitLogMs);
     this.redis = createRedis(config, 'worker');
     // Without a listener ioredis prints every failed reconnect (Redis restarting) as unhandled.
-    this.redis.on('error', (err) => logger.warn({ err }, 'result store connection error'));
+    this.redis.on('error', (err) => this.outage.report(err, 'result store'));
     this.pool = new KernelPool(concurrency);
     const store = new ResultStore(this.redis, config.prefix);
     this.registry = new SweepRegistry(this.redis, config.prefix);
@@ -73,7 +96,10 @@ export class WorkerService {
       { ...common, ...stalls, concurrency: AGGREGATE_CONCURRENCY },
     );
     for (const worker of [this.countWorker, this.aggregateWorker]) {
-      worker.on('error', (err) => logger.error({ err }, 'worker error'));
+      worker.on('error', (err) => {
+        if (isConnectionError(err)) this.outage.report(err, `${worker.name} queue`);
+        else logger.error({ err }, 'worker error');
+      });
     }
     // Shown by `wq status`: which units this worker holds right now.
     this.countWorker.on('active', (job) => this.active.set(String(job.id), Date.now()));
@@ -103,7 +129,13 @@ export class WorkerService {
     }
     await this.heartbeat();
     this.heartbeatTimer = setInterval(() => {
-      this.heartbeat().catch((err: unknown) => logger.warn({ err }, 'heartbeat failed'));
+      this.heartbeat().then(
+        () => this.outage.recovered(),
+        (err: unknown) => {
+          if (isConnectionError(err)) this.outage.report(err, 'heartbeat');
+          else logger.warn({ err }, 'heartbeat failed');
+        },
+      );
     }, heartbeatMs);
     this.heartbeatTimer.unref();
     logger.info(
@@ -141,11 +173,16 @@ export class WorkerService {
       logger.info('grace period over: handing active units back');
       await this.pool.handBack();
     }
-    await Promise.allSettled([countClosed, aggregateClosed]);
+    // With Redis away BullMQ's close never ends: give closing a bounded time in all, then leave
+    // the units to stall detection (their locks lapse) rather than hang past the grace time.
+    const deadline = Date.now() + AFTER_GRACE_MS;
+    const left = (): number => Math.max(0, deadline - Date.now());
+    const closed = await within(Promise.allSettled([countClosed, aggregateClosed]), left());
     await this.pool.close();
-    await this.registry.removeWorker(this.id).catch(() => undefined);
-    await this.redis.quit().catch(() => undefined);
-    logger.info('worker closed');
+    const unlisted = closed && (await within(this.registry.removeWorker(this.id), left()));
+    if (!unlisted || !(await within(this.redis.quit(), left()))) this.redis.disconnect();
+    if (closed && unlisted) logger.info('worker closed');
+    else logger.warn('worker closed without Redis: its units run again once their locks lapse');
   }
 
   private async heartbeat(): Promise<void> {
@@ -164,8 +201,23 @@ export class WorkerService {
   }
 }
 
-/** Builds and starts a worker service. */
-export async function startWorkerService(options: WorkerServiceOptions): Promise<WorkerService> {
+/**
+ * Builds and starts a worker service, once Redis answers: until then it waits, with a log line
+ * when the wait starts and at most one per WQ_REDIS_WAIT_LOG_MS after. A REDIS_URL that can
+ * never work (a database the server does not have, a refused password) is thrown at once.
+ */
+export async function startWorkerService(
+  options: WorkerServiceOptions,
+  signal?: AbortSignal,
+): Promise<WorkerService> {
+  const { config, logger } = options;
+  const outage = new RedisOutage(logger, config.redisWaitLogMs);
+  await waitForRedis(config, {
+    delayMs: (attempt) => Math.min(1000 * attempt, 5000),
+    onRetry: (err) => outage.report(err, 'start'),
+    ...(signal ? { signal } : {}),
+  });
+  outage.recovered();
   const service = new WorkerService(options);
   await service.start();
   return service;

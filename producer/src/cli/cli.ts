@@ -2,6 +2,7 @@
 // one line on stderr and an exit code (0 ok, 1 failed, 2 bad command line), never a stack trace.
 import { InvalidInputError, WeakQueensError } from '@weak-queens/shared';
 import type { Command } from './command.js';
+import { errorLine } from './error-line.js';
 import { UsageError } from './usage-error.js';
 
 export const EXIT_OK = 0;
@@ -90,8 +91,8 @@ export class Cli {
       error instanceof WeakQueensError
         ? error.message
         : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
-    // Only the first line: the promise to callers is one line they can read or grep.
-    this.stderr.write(`${prefix}: ${message.split('\n')[0] ?? ''}\n`);
+    // One short line: the promise to callers is one line they can read or grep.
+    this.stderr.write(`${errorLine(prefix, message)}\n`);
     if (this.debug && error instanceof Error && error.stack) this.stderr.write(`${error.stack}\n`);
     return usage ? EXIT_USAGE : EXIT_FAILED;
   }

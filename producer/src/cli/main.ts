@@ -16,7 +16,13 @@ async function main(): Promise<void> {
   });
   const cli = createCli({ commands, debug: Boolean(process.env.WQ_DEBUG) });
   process.exitCode = await cli.run(process.argv.slice(2));
+  // The command is over: a connection still reconnecting (Redis went away while it closed)
+  // must not keep the process alive. Unref'd, so a clean exit does not wait for it.
+  setTimeout(() => process.exit(), LINGER_MS).unref();
 }
+
+/** How long a finished command may take to close its last connections. */
+const LINGER_MS = 3000;
 
 main().catch((error: unknown) => {
   process.stderr.write(`wq: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,9 +1,30 @@
 // Commands that talk to Redis load the pipeline client (and BullMQ with it) only when they run,
-// so `wq compute`, `wq boards` and every `--help` start without paying for it.
-import type { WqConfig } from '@weak-queens/shared';
+// so `wq compute`, `wq boards` and every `--help` start without paying for it. Redis is probed
+// first: a few tries with one line per change of what is wrong, then a clear error, instead of
+// BullMQ's endless reconnects (a CLI must end) or a silent database 0.
+import { type RedisUnavailableError, waitForRedis, type WqConfig } from '@weak-queens/shared';
 import type { PipelineClient } from '../pipeline/pipeline-client.js';
 
-export async function openPipelineClient(config: WqConfig): Promise<PipelineClient> {
+/** Probes before a command gives up on Redis: about 4 s of pauses in all. */
+export const REDIS_ATTEMPTS = 5;
+
+export async function openPipelineClient(
+  config: WqConfig,
+  command: string,
+  stderr: NodeJS.WritableStream = process.stderr,
+): Promise<PipelineClient> {
+  let shown: string | undefined;
+  await waitForRedis(config, {
+    attempts: REDIS_ATTEMPTS,
+    onRetry: (err: RedisUnavailableError) => {
+      if (err.message === shown) return;
+      shown = err.message;
+      stderr.write(
+        `wq ${command}: ${err.message}; trying again (${REDIS_ATTEMPTS} attempts in all)\n`,
+      );
+    },
+  });
+  if (shown !== undefined) stderr.write(`wq ${command}: Redis at ${config.redisUrl} answers now\n`);
   const { PipelineClient: Client } = await import('../pipeline/pipeline-client.js');
   return new Client(config);
 }

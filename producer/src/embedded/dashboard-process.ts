@@ -5,6 +5,7 @@ import { type ChildProcess, spawn, type StdioOptions } from 'node:child_process'
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { WeakQueensError } from '@weak-queens/shared';
+import { withIpc } from './worker-process.js';
 
 /** The dashboard is not installed or not built. */
 export class DashboardMissingError extends WeakQueensError {
@@ -37,7 +38,8 @@ export interface DashboardProcessOptions {
 export function spawnDashboardProcess(options: DashboardProcessOptions = {}): ChildProcess {
   return spawn(process.execPath, [dashboardEntry(), ...(options.args ?? [])], {
     env: options.env ?? process.env,
-    stdio: options.stdio ?? 'inherit',
+    // With an IPC channel, which the dashboard watches: it closes when its parent dies.
+    stdio: withIpc(options.stdio ?? 'inherit'),
     detached: options.detached ?? false,
   });
 }

@@ -4,7 +4,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { compileConfig, type Logger } from '@weak-queens/shared';
+import { compileConfig, type Logger, waitForRedis } from '@weak-queens/shared';
 import { followSweep } from '../pipeline/follow.js';
 import { PipelineClient } from '../pipeline/pipeline-client.js';
 import { startEmbeddedDashboard } from './dashboard-process.js';
@@ -44,6 +44,13 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
       logger.info({ redis: redisUrl }, 'private redis-server started');
     }
     const config = compileConfig({ ...env, REDIS_URL: redisUrl });
+    // A REDIS_URL that is wrong or stays away ends the run with one clear error, before any
+    // worker starts waiting for it.
+    await waitForRedis(config, {
+      attempts: 5,
+      onRetry: (err) => logger.warn({ reason: err.message }, 'waiting for Redis'),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     const count = options.workers ?? availableParallelism();
     const workerEnv = {
       ...env,

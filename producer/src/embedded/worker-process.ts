@@ -19,9 +19,20 @@ export interface WorkerProcessOptions {
 export function spawnWorkerProcess(options: WorkerProcessOptions = {}): ChildProcess {
   return spawn(process.execPath, [workerEntry(), ...(options.args ?? [])], {
     env: options.env ?? process.env,
-    stdio: options.stdio ?? 'inherit',
+    stdio: withIpc(options.stdio ?? 'inherit'),
     detached: options.detached ?? false,
   });
+}
+
+/**
+ * The given stdio plus an IPC channel. Nothing is sent over it: the child watches it close, which
+ * happens however its parent ends (kill -9 included), and then closes itself gracefully.
+ */
+export function withIpc(stdio: StdioOptions): StdioOptions {
+  const three = typeof stdio === 'string' ? [stdio, stdio, stdio] : [...stdio];
+  if (three.includes('ipc')) return three;
+  while (three.length < 3) three.push('inherit');
+  return [...three, 'ipc'];
 }
 
 /** Resolves with the exit code (1 when killed by a signal), also for a child already gone. */
@@ -32,20 +43,23 @@ export function exitOf(child: ChildProcess): Promise<number> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
 }
 
+/** The signals every process here treats as "close gracefully". */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 /**
  * Waits for a child that runs a whole command (`wq worker`, `wq dashboard`), forwarding
- * SIGINT/SIGTERM so that the child closes gracefully; resolves with its exit code.
+ * SIGINT/SIGTERM/SIGHUP so that the child closes gracefully; resolves with its exit code. Spawn
+ * the child detached (its own process group), so that a terminal's Ctrl-C or hangup reaches it
+ * once, through this, and not twice (twice means "exit now").
  */
 export async function runForwardingSignals(child: ChildProcess): Promise<number> {
   const forward = (signal: NodeJS.Signals): void => {
-    child.kill(signal);
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   };
-  process.on('SIGINT', forward);
-  process.on('SIGTERM', forward);
+  for (const signal of STOP_SIGNALS) process.on(signal, forward);
   try {
     return await exitOf(child);
   } finally {
-    process.off('SIGINT', forward);
-    process.off('SIGTERM', forward);
+    for (const signal of STOP_SIGNALS) process.off(signal, forward);
   }
 }

@@ -40,3 +40,23 @@ export function parseFlags(args: readonly string[], spec: FlagSpec): ParsedFlags
   }
   return { positionals, booleans, values };
 }
+
+/**
+ * The positionals a command takes, by name: a missing one is left to the command's own parser
+ * (which says what it may be), an extra one is an error instead of being ignored.
+ */
+export function onlyPositionals(
+  positionals: readonly string[],
+  names: readonly string[],
+): (string | undefined)[] {
+  if (positionals.length > names.length) {
+    throw new InvalidInputError(
+      'argument',
+      positionals[names.length],
+      names.length === 0
+        ? 'no arguments, only options'
+        : `only ${names.map((name) => `<${name}>`).join(' ')} and options`,
+    );
+  }
+  return names.map((_, i) => positionals[i]);
+}

@@ -21,6 +21,7 @@ export const CONFIG_ENV = [
   'WQ_MAX_STALLED',
   'WQ_TEST_FAIL_JOBS',
   'WQ_MAX_UNIT_BYTES',
+  'WQ_REDIS_WAIT_LOG_MS',
 ] as const;
 
 export interface RedisSettings {
@@ -67,6 +68,11 @@ export interface WqConfig {
    * to a smaller-memory algorithm above it, and a worker never runs a unit beyond it.
    */
   readonly maxUnitBytes: number;
+  /**
+   * While a worker cannot reach Redis it waits, and says so at most this often (one line, not
+   * one per reconnect attempt).
+   */
+  readonly redisWaitLogMs: number;
 }
 
 export type ConfigOverrides = Partial<Omit<WqConfig, 'redis' | 'redisUrl'>> & {
@@ -82,6 +88,8 @@ export function compileConfig(
 ): WqConfig {
   const url = overrides.redisUrl ?? nonEmpty(env.REDIS_URL) ?? DEFAULT_REDIS_URL;
   const redis = parseRedisUrl(url);
+  const lockMs =
+    overrides.lockMs ?? integerInRange('WQ_LOCK_MS', env.WQ_LOCK_MS, DEFAULT_LOCK_MS, LOCK_RANGE);
   return {
     redisUrl: redactUrl(url),
     redis,
@@ -91,15 +99,22 @@ export function compileConfig(
       positiveInteger('WQ_CONCURRENCY', env.WQ_CONCURRENCY, availableParallelism(), 1024),
     logLevel: overrides.logLevel ?? parseLogLevel(nonEmpty(env.LOG_LEVEL) ?? 'info'),
     targetSeconds:
-      overrides.targetSeconds ?? positiveNumber('WQ_TARGET_SECONDS', env.WQ_TARGET_SECONDS, 30),
+      overrides.targetSeconds ?? parseTargetSeconds('WQ_TARGET_SECONDS', env.WQ_TARGET_SECONDS),
     attempts: overrides.attempts ?? positiveInteger('WQ_ATTEMPTS', env.WQ_ATTEMPTS, 3, 100),
     shutdownGraceMs:
       overrides.shutdownGraceMs ??
-      nonNegativeInteger('WQ_SHUTDOWN_GRACE_MS', env.WQ_SHUTDOWN_GRACE_MS, 10_000),
-    lockMs: overrides.lockMs ?? boundedInteger('WQ_LOCK_MS', env.WQ_LOCK_MS, 30_000, 500),
+      integerInRange('WQ_SHUTDOWN_GRACE_MS', env.WQ_SHUTDOWN_GRACE_MS, 10_000, GRACE_RANGE),
+    lockMs,
+    // Derived from the lock so that lock + interval, the longest a dead worker's unit waits
+    // before it runs again, is 30 s by default (BullMQ's 30 s + 30 s made it up to a minute).
     stalledIntervalMs:
       overrides.stalledIntervalMs ??
-      boundedInteger('WQ_STALLED_INTERVAL_MS', env.WQ_STALLED_INTERVAL_MS, 30_000, 100),
+      integerInRange(
+        'WQ_STALLED_INTERVAL_MS',
+        env.WQ_STALLED_INTERVAL_MS,
+        Math.max(STALLED_RANGE.min, Math.round(lockMs / 4)),
+        STALLED_RANGE,
+      ),
     maxStalled:
       overrides.maxStalled ?? positiveInteger('WQ_MAX_STALLED', env.WQ_MAX_STALLED, 2, 1000),
     testFailJobs:
@@ -107,21 +122,59 @@ export function compileConfig(
     maxUnitBytes:
       overrides.maxUnitBytes ??
       parseByteSize('WQ_MAX_UNIT_BYTES', env.WQ_MAX_UNIT_BYTES, DEFAULT_MAX_BYTES),
+    redisWaitLogMs:
+      overrides.redisWaitLogMs ??
+      integerInRange('WQ_REDIS_WAIT_LOG_MS', env.WQ_REDIS_WAIT_LOG_MS, 30_000, WAIT_LOG_RANGE),
   };
 }
 
-/** An integer of milliseconds from `min` up (a lock shorter than a few renewals is useless). */
-function boundedInteger(
+interface Range {
+  readonly min: number;
+  readonly max: number;
+}
+
+const HOUR_MS = 3_600_000;
+/** The default lock; with the derived stall interval (a quarter of it) a dead unit waits ≤ 30 s. */
+export const DEFAULT_LOCK_MS = 24_000;
+/** A lock shorter than a few renewals is useless; one over an hour hides a dead worker. */
+const LOCK_RANGE: Range = { min: 500, max: HOUR_MS };
+const STALLED_RANGE: Range = { min: 100, max: HOUR_MS };
+const GRACE_RANGE: Range = { min: 0, max: 10 * 60_000 };
+const WAIT_LOG_RANGE: Range = { min: 100, max: HOUR_MS };
+/** No unit should be planned for more than a day of one core. */
+export const MAX_TARGET_SECONDS = 86_400;
+
+/** An integer of milliseconds in `range`, or InvalidInputError naming the field and the range. */
+function integerInRange(
   field: string,
   text: string | undefined,
   fallback: number,
-  min: number,
+  range: Range,
 ): number {
   const value = nonEmpty(text);
   if (value === undefined) return fallback;
-  const number = Number(value);
-  if (!/^\d+$/.test(value) || number < min || !Number.isSafeInteger(number)) {
-    throw new InvalidInputError(field, value, `an integer of milliseconds ≥ ${min}`);
+  const number = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(number) || number < range.min || number > range.max) {
+    throw new InvalidInputError(
+      field,
+      value,
+      `an integer of milliseconds from ${range.min} to ${range.max}`,
+    );
+  }
+  return number;
+}
+
+/** Single-core seconds per unit for the planner: a number > 0 and at most a day. */
+export function parseTargetSeconds(field: string, text: string | undefined, fallback = 30): number {
+  const value = nonEmpty(text);
+  if (value === undefined) return fallback;
+  const number = /^\s*(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isFinite(number) || number <= 0 || number > MAX_TARGET_SECONDS) {
+    throw new InvalidInputError(
+      field,
+      value,
+      `a number of seconds > 0 and ≤ ${MAX_TARGET_SECONDS} (a day)`,
+    );
   }
   return number;
 }
@@ -147,6 +200,9 @@ const BYTE_UNITS: Readonly<Record<string, number>> = {
   t: 1024 ** 4,
 };
 
+/** No machine this runs on gives one unit more than a tebibyte. */
+const MAX_UNIT_BYTES = 1024 ** 4;
+
 /** Bytes as an integer, or with a binary suffix: `1073741824`, `512M`, `4GiB`, `1.5g`. */
 export function parseByteSize(field: string, text: string | undefined, fallback: number): number {
   const value = nonEmpty(text);
@@ -154,11 +210,11 @@ export function parseByteSize(field: string, text: string | undefined, fallback:
   const match = /^(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?$/i.exec(value);
   const scale = BYTE_UNITS[match?.[2]?.toLowerCase() ?? ''];
   const bytes = match && scale !== undefined ? Math.floor(Number(match[1]) * scale) : NaN;
-  if (!Number.isSafeInteger(bytes) || bytes < 1) {
+  if (!Number.isSafeInteger(bytes) || bytes < 1 || bytes > MAX_UNIT_BYTES) {
     throw new InvalidInputError(
       field,
       value,
-      'a number of bytes ≥ 1, optionally with K, M, G or T (binary: 1G = 1024³), e.g. 512M',
+      'a number of bytes from 1 to 1T, optionally with K, M, G or T (binary: 1G = 1024³), e.g. 512M',
     );
   }
   return bytes;
@@ -181,8 +237,10 @@ export function parseRedisUrl(url: string, field = 'REDIS_URL'): RedisSettings {
   }
   const port = parsed.port === '' ? 6379 : Number(parsed.port);
   const dbText = parsed.pathname.replace(/^\//, '');
-  const db = dbText === '' ? 0 : Number(dbText);
-  if (!Number.isInteger(db) || db < 0) {
+  const db = dbText === '' ? 0 : /^\d{1,10}$/.test(dbText) ? Number(dbText) : NaN;
+  // Redis numbers its databases with a C int; whether this server has that many is checked
+  // when connecting (see redis-probe.ts).
+  if (!Number.isInteger(db) || db < 0 || db > 2 ** 31 - 1) {
     throw new InvalidInputError(`${field} database`, dbText, 'a database number such as /0');
   }
   // IPv6 hosts come back bracketed from URL; ioredis wants them bare.
@@ -230,23 +288,6 @@ export function positiveInteger(
   const number = Number(value);
   if (!/^\d+$/.test(value) || number < 1 || number > max) {
     throw new InvalidInputError(field, value, `an integer from 1 to ${max}`);
-  }
-  return number;
-}
-
-function nonNegativeInteger(field: string, text: string | undefined, fallback: number): number {
-  const value = nonEmpty(text);
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value)) throw new InvalidInputError(field, value, 'an integer ≥ 0');
-  return Number(value);
-}
-
-export function positiveNumber(field: string, text: string | undefined, fallback: number): number {
-  const value = nonEmpty(text);
-  if (value === undefined) return fallback;
-  const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0) {
-    throw new InvalidInputError(field, value, 'a number > 0');
   }
   return number;
 }

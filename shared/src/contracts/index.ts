@@ -73,7 +73,9 @@ export {
   parsePrefix,
   parseLogLevel,
   positiveInteger,
-  positiveNumber,
+  parseTargetSeconds,
+  DEFAULT_LOCK_MS,
+  MAX_TARGET_SECONDS,
 } from './config.js';
 export {
   type AlgorithmCalibration,
@@ -85,6 +87,19 @@ export {
   calibrationRatio,
 } from './calibration.js';
 export { CLASSIC_QUEENS, type KnownValue, knownValue } from './references.js';
-export { redisOptions, createRedis, type ConnectionRole } from './connection.js';
+export {
+  redisOptions,
+  createRedis,
+  type ConnectionRole,
+  isConnectionError,
+  workerRetryDelay,
+} from './connection.js';
+export {
+  probeRedis,
+  waitForRedis,
+  RedisUnavailableError,
+  type RedisProblem,
+  type WaitForRedisOptions,
+} from './redis-probe.js';
 export { createLogger, type Logger, type LoggerOptions } from './logger.js';
 export { MACHINE_MEMORY_SHARE, defaultSlotMemory, defaultWorkerMemory } from './worker-memory.js';

@@ -3,12 +3,15 @@ import { formatBoard, InvalidInputError, listBoards, MAX_N } from '@weak-queens/
 import { parseBoardSize, parseCommandArgs, parseInteger } from '../args.js';
 import type { Command } from '../command.js';
 import { LineWriter } from '../line-writer.js';
+import { UsageError } from '../usage-error.js';
 
 const DEFAULT_LIMIT = 100;
+/** Far more boards than n = 32 could list in a lifetime; a bound so the error can say it. */
+const MAX_LIMIT = 1_000_000_000;
 const FORMATS = ['ascii', 'json'] as const;
 
 const options = {
-  limit: { type: 'string', allowed: 'an integer ≥ 1' },
+  limit: { type: 'string', allowed: `an integer from 1 to ${MAX_LIMIT}` },
   format: { type: 'string', allowed: `one of ${FORMATS.join(', ')}` },
   all: { type: 'boolean' },
 } as const;
@@ -16,7 +19,7 @@ const options = {
 export const boards: Command = {
   name: 'boards',
   summary: 'list the classic n-queens solutions (first 100 unless asked for more)',
-  help: `Usage: wq boards <n> [--format ascii|json] [--limit <k>] [--all]
+  help: `Usage: wq boards <n> [--format ascii|json] [--limit <k> | --all]
 
 Lists the classic n-queens solutions in lexicographic order of their columns.
 
@@ -28,7 +31,7 @@ Options:
                    json: one JSON array per line, the queen's column for each row
   --limit <k>      print at most k boards (default ${DEFAULT_LIMIT}); when there are more, a note
                    on stderr says so and the exit code is still 0
-  --all            print every board, however many
+  --all            print every board, however many (not together with --limit)
   -h, --help       this text
 
 Examples:
@@ -41,11 +44,14 @@ Examples:
     ]);
     const n = parseBoardSize(positionals[0] ?? '');
     const format = parseFormat(values.format ?? 'ascii');
+    if (values.all && values.limit !== undefined) {
+      throw new UsageError('--all and --limit <k> exclude each other: give one of them');
+    }
     const limit = values.all
       ? Infinity
       : values.limit === undefined
         ? DEFAULT_LIMIT
-        : parseInteger('limit', values.limit, 1, Number.MAX_SAFE_INTEGER);
+        : parseInteger('limit', values.limit, 1, MAX_LIMIT);
 
     const out = new LineWriter();
     let shown = 0;

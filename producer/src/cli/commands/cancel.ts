@@ -1,6 +1,6 @@
 // `wq cancel <sweep>`: remove a sweep's unfinished work from the queues.
 import { compileConfig, InvalidInputError } from '@weak-queens/shared';
-import { parseFlags } from '../../pipeline/flags.js';
+import { onlyPositionals, parseFlags } from '../../pipeline/flags.js';
 import type { Command } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
 import { guarded } from './guarded.js';
@@ -15,9 +15,9 @@ their parents are removed after them (up to 60 s).`,
   run: (args) =>
     guarded('cancel', async () => {
       const flags = parseFlags(args, {});
-      const [id, ...extra] = flags.positionals;
-      if (!id || extra.length) throw new InvalidInputError('sweep', args.join(' '), 'one sweep id');
-      const client = await openPipelineClient(compileConfig());
+      const [id] = onlyPositionals(flags.positionals, ['sweep']);
+      if (!id) throw new InvalidInputError('sweep', '', 'one sweep id (see wq status)');
+      const client = await openPipelineClient(compileConfig(), 'cancel');
       try {
         await client.ping();
         const { removed, left } = await client.cancel(id);

@@ -1,10 +1,9 @@
 // `wq dashboard [--port 3000] [--host 127.0.0.1]`: runs the web dashboard. Its code lives in
 // @weak-queens/dashboard (which uses this package), so this runs its entry file with node,
 // forwarding signals so Ctrl-C and SIGTERM close it gracefully.
-import { InvalidInputError } from '@weak-queens/shared';
 import { runForwardingSignals } from '../../embedded/worker-process.js';
 import { spawnDashboardProcess } from '../../embedded/dashboard-process.js';
-import { parseFlags } from '../../pipeline/flags.js';
+import { onlyPositionals, parseFlags } from '../../pipeline/flags.js';
 import type { Command } from '../command.js';
 import { guarded } from './guarded.js';
 
@@ -19,13 +18,12 @@ export const dashboardCommand: Command = {
 
 DASHBOARD_TOKEN (at least 16 characters): every request then needs it, as
 "Authorization: Bearer <token>" or through the login form (a session cookie).
-Prints "dashboard: <url>" on stdout once listening; Ctrl-C/SIGTERM closes it.`,
+Prints "dashboard: <url>" on stdout once listening; Ctrl-C/SIGTERM/SIGHUP closes it (within
+WQ_SHUTDOWN_GRACE_MS, also with Redis down).`,
   run: (args) =>
     guarded('dashboard', async () => {
       const flags = parseFlags(args, { values: ['--port', '--host'] });
-      if (flags.positionals.length) {
-        throw new InvalidInputError('argument', flags.positionals[0], 'only --port p and --host h');
-      }
-      return runForwardingSignals(spawnDashboardProcess({ args }));
+      onlyPositionals(flags.positionals, []);
+      return runForwardingSignals(spawnDashboardProcess({ args, detached: true }));
     }),
 };

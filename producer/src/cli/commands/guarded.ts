@@ -1,22 +1,19 @@
 // What the pipeline commands share: an error becomes one line on stderr with exit code 2 (bad
-// input, unreachable Redis) or 1 (a sweep that failed), before it reaches the dispatcher.
+// input or configuration) or 1 (a sweep that failed, a Redis that stayed unreachable), before
+// it reaches the dispatcher.
 import { WeakQueensError } from '@weak-queens/shared';
 import { SweepFailedError } from '../../pipeline/sweep-failed-error.js';
+import { errorLine } from '../error-line.js';
 
 export async function guarded(name: string, body: () => Promise<number>): Promise<number> {
   try {
     return await body();
   } catch (err) {
-    if (err instanceof SweepFailedError) {
-      process.stderr.write(`wq ${name}: ${err.message}\n`);
-      return 1;
-    }
-    if (err instanceof WeakQueensError) {
-      process.stderr.write(`wq ${name}: ${err.message}\n`);
-      return 2;
-    }
     const message = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`wq ${name}: ${message}\n`);
+    process.stderr.write(`${errorLine(`wq ${name}`, message)}\n`);
+    // Retrying may help (Redis away): the command failed, the command line was fine.
+    if (err instanceof SweepFailedError) return 1;
+    if (err instanceof WeakQueensError) return err.retryable ? 1 : 2;
     return 1;
   }
 }

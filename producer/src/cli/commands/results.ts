@@ -1,6 +1,6 @@
 // `wq results <ns> [--json|--csv]`: what the result store holds; missing values show as missing.
 import { compileConfig, InvalidInputError, parseNSpec } from '@weak-queens/shared';
-import { parseFlags } from '../../pipeline/flags.js';
+import { onlyPositionals, parseFlags } from '../../pipeline/flags.js';
 import { resultsCsv, resultsJsonLine, resultsTable } from '../../pipeline/format.js';
 import type { Command } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
@@ -19,8 +19,9 @@ export const resultsCommand: Command = {
       if (flags.booleans.has('--json') && flags.booleans.has('--csv')) {
         throw new InvalidInputError('format', '--json --csv', 'one of --json or --csv');
       }
-      const ns = parseNSpec(flags.positionals.join(','));
-      const client = await openPipelineClient(compileConfig());
+      const [spec] = onlyPositionals(flags.positionals, ['ns']);
+      const ns = parseNSpec(spec ?? '');
+      const client = await openPipelineClient(compileConfig(), 'results');
       try {
         await client.ping();
         const results = await client.results(ns);

@@ -1,6 +1,6 @@
 // `wq retry <sweep>`: re-run what a sweep is missing (failed or cancelled n), skipping stored work.
 import { compileConfig, InvalidInputError } from '@weak-queens/shared';
-import { parseFlags } from '../../pipeline/flags.js';
+import { onlyPositionals, parseFlags } from '../../pipeline/flags.js';
 import type { Command } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
 import { guarded } from './guarded.js';
@@ -12,9 +12,9 @@ export const retryCommand: Command = {
   run: (args) =>
     guarded('retry', async () => {
       const flags = parseFlags(args, {});
-      const [id, ...extra] = flags.positionals;
-      if (!id || extra.length) throw new InvalidInputError('sweep', args.join(' '), 'one sweep id');
-      const client = await openPipelineClient(compileConfig());
+      const [id] = onlyPositionals(flags.positionals, ['sweep']);
+      if (!id) throw new InvalidInputError('sweep', '', 'one sweep id (see wq status)');
+      const client = await openPipelineClient(compileConfig(), 'retry');
       try {
         const submission = await client.retry(id);
         process.stdout.write(`sweep ${id}: ${submission.added} jobs added again\n`);

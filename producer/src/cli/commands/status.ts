@@ -1,6 +1,6 @@
 // `wq status [--json]`: every sweep with n done/total and per-n progress, and the live workers.
 import { compileConfig } from '@weak-queens/shared';
-import { parseFlags } from '../../pipeline/flags.js';
+import { onlyPositionals, parseFlags } from '../../pipeline/flags.js';
 import type { Command } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
 import { guarded } from './guarded.js';
@@ -12,7 +12,8 @@ export const statusCommand: Command = {
   run: (args) =>
     guarded('status', async () => {
       const flags = parseFlags(args, { booleans: ['--json'] });
-      const client = await openPipelineClient(compileConfig());
+      onlyPositionals(flags.positionals, []);
+      const client = await openPipelineClient(compileConfig(), 'status');
       try {
         await client.ping();
         const report = await client.status();

@@ -1,7 +1,12 @@
 // `wq sweep <ns> [--wait] [--json] [--verify] [--target-seconds s]`: enqueue one flow per n.
-import { compileConfig, parseNSpec, positiveNumber } from '@weak-queens/shared';
+import {
+  compileConfig,
+  MAX_TARGET_SECONDS,
+  parseNSpec,
+  parseTargetSeconds,
+} from '@weak-queens/shared';
 import { followSweep } from '../../pipeline/follow.js';
-import { parseFlags } from '../../pipeline/flags.js';
+import { onlyPositionals, parseFlags } from '../../pipeline/flags.js';
 import type { Command } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
 import { guarded } from './guarded.js';
@@ -18,8 +23,8 @@ export const sweepCommand: Command = {
                       other one that fits WQ_MAX_UNIT_BYTES), on another worker where there
                       is one; S(n) is published only if both agree, else the n fails with
                       both values (see wq status)
-  --target-seconds s  split an (n, D) into units of about s single-core seconds
-                      (default WQ_TARGET_SECONDS or 30)
+  --target-seconds s  split an (n, D) into units of about s single-core seconds, a number
+                      > 0 and ≤ ${MAX_TARGET_SECONDS} (default WQ_TARGET_SECONDS or 30)
 
 Values already in the result store are not recomputed; an n already queued is not added again.`,
   run: (args) =>
@@ -28,14 +33,13 @@ Values already in the result store are not recomputed; an n already queued is no
         booleans: ['--wait', '--json', '--verify'],
         values: ['--target-seconds'],
       });
-      const [spec, ...extra] = flags.positionals;
+      const [spec] = onlyPositionals(flags.positionals, ['ns']);
       const ns = parseNSpec(spec ?? '');
-      if (extra.length) parseNSpec(extra.join(' '));
       const target = flags.values.get('--target-seconds');
       const config = compileConfig(process.env, {
-        ...(target ? { targetSeconds: positiveNumber('--target-seconds', target, 30) } : {}),
+        ...(target ? { targetSeconds: parseTargetSeconds('--target-seconds', target) } : {}),
       });
-      const client = await openPipelineClient(config);
+      const client = await openPipelineClient(config, 'sweep');
       try {
         const submission = await client.submit(ns, { verify: flags.booleans.has('--verify') });
         const json = flags.booleans.has('--json');

@@ -1,8 +1,9 @@
 // `wq worker [--concurrency k]`: runs a worker process. The code lives in @weak-queens/worker,
 // which the producer never imports: this resolves the worker's entry file and runs it with
-// node, forwarding signals so Ctrl-C and SIGTERM close it gracefully.
+// node, forwarding signals so Ctrl-C, SIGTERM and SIGHUP close it gracefully.
 import { runForwardingSignals, spawnWorkerProcess } from '../../embedded/worker-process.js';
-import { parseFlags } from '../../pipeline/flags.js';
+import { onlyPositionals, parseFlags } from '../../pipeline/flags.js';
+import { positiveInteger } from '@weak-queens/shared';
 import type { Command } from '../command.js';
 import { guarded } from './guarded.js';
 
@@ -13,15 +14,21 @@ export const workerCommand: Command = {
 
   --concurrency k   units computed at once (default WQ_CONCURRENCY or the number of cores)
 
-SIGINT/SIGTERM: stop taking jobs, let active units finish for WQ_SHUTDOWN_GRACE_MS (10000),
-then hand the rest back to the queue.
+SIGINT/SIGTERM/SIGHUP: stop taking jobs, let active units finish for WQ_SHUTDOWN_GRACE_MS
+(10000), then hand the rest back to the queue.
 
-A worker that dies or loses its link keeps its units locked for WQ_LOCK_MS (30000); the other
-workers look for such units every WQ_STALLED_INTERVAL_MS (30000) and run them again, up to
+Until Redis answers the worker waits, with a log line every WQ_REDIS_WAIT_LOG_MS (30000).
+
+A worker that dies or loses its link keeps its units locked for WQ_LOCK_MS (24000); the other
+workers look for such units every WQ_STALLED_INTERVAL_MS (a quarter of the lock) and run them
+again, so a dead worker's unit runs again within lock + interval (30 s by default), up to
 WQ_MAX_STALLED (2) times per unit before it fails.`,
   run: (args) =>
     guarded('worker', async () => {
-      parseFlags(args, { values: ['--concurrency'] });
-      return runForwardingSignals(spawnWorkerProcess({ args }));
+      const flags = parseFlags(args, { values: ['--concurrency'] });
+      onlyPositionals(flags.positionals, []);
+      const concurrency = flags.values.get('--concurrency');
+      if (concurrency !== undefined) positiveInteger('--concurrency', concurrency, 1, 1024);
+      return runForwardingSignals(spawnWorkerProcess({ args, detached: true }));
     }),
 };

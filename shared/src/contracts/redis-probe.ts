@@ -1,0 +1,188 @@
+// Whether the Redis that REDIS_URL names can be used: reachable, speaking the Redis protocol, and
+// holding the database the URL asks for. Left to itself ioredis reconnects forever to a port that
+// is not Redis, and when SELECT fails it only emits an event and carries on in database 0.
+import { Redis } from 'ioredis';
+import { InvalidInputError, WeakQueensError } from '../errors.js';
+import type { WqConfig } from './config.js';
+import { isConnectionError, redisOptions } from './connection.js';
+
+/** Why Redis cannot be used right now (each may pass: a restart, a failover, a cut link). */
+export type RedisProblem = 'unreachable' | 'timeout' | 'not-redis' | 'loading' | 'other';
+
+/** Redis cannot be used right now; trying again later may help. */
+export class RedisUnavailableError extends WeakQueensError {
+  readonly retryable = true;
+  constructor(
+    readonly url: string,
+    readonly problem: RedisProblem,
+    readonly detail: string,
+    /** Set when waitForRedis gave up: how many probes failed, over how long. */
+    readonly gaveUp?: { readonly attempts: number; readonly ms: number },
+  ) {
+    super(
+      (gaveUp
+        ? `gave up after ${gaveUp.attempts} attempts in ${Math.round(gaveUp.ms / 1000)} s: `
+        : '') + `Redis at ${url}: ${describeProblem(problem, detail)}`,
+    );
+  }
+}
+
+function describeProblem(problem: RedisProblem, detail: string): string {
+  switch (problem) {
+    case 'unreachable':
+      return `cannot be reached (${detail})`;
+    case 'timeout':
+      return `did not answer in time (${detail})`;
+    case 'not-redis':
+      return 'something answers there, but not a Redis server (is REDIS_URL the right host and port?)';
+    case 'loading':
+      return 'is loading its data';
+    case 'other':
+      return `cannot be used (${detail})`;
+  }
+}
+
+/**
+ * Connects once (no reconnects), pings and selects the database. Resolves when Redis is usable;
+ * throws RedisUnavailableError when it may be later, InvalidInputError when REDIS_URL itself is
+ * wrong (a database the server does not have, a refused password).
+ */
+export async function probeRedis(config: WqConfig, timeoutMs = 3000): Promise<void> {
+  const { db } = config.redis;
+  const redis = new Redis({
+    ...redisOptions(config, 'producer'),
+    // Selected by hand below, so that a refusal is an answer and not a silent database 0.
+    db: 0,
+    // PING is the first and only command written: a server that is not Redis answers it (a
+    // protocol error) before it can close the socket on a second one (EPIPE, which says less).
+    connectionName: undefined,
+    disableClientInfo: true,
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+    enableReadyCheck: false,
+  });
+  // Every error of this one connection: a server that is not Redis may close the socket while
+  // ioredis still writes (EPIPE), and what it answered (a protocol error) is the telling one.
+  const seen: unknown[] = [];
+  redis.on('error', (err: Error) => seen.push(err));
+  try {
+    await redis.connect();
+    await redis.ping();
+    if (db !== 0) await selectDatabase(redis, config);
+  } catch (err) {
+    if (err instanceof InvalidInputError) throw err;
+    const errors = [...seen, err].map((e) => classify(config, e));
+    throw (
+      errors.find((e) => e instanceof InvalidInputError) ??
+      errors.find((e) => e instanceof RedisUnavailableError && e.problem === 'not-redis') ??
+      errors[0] ??
+      classify(config, err)
+    );
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function selectDatabase(redis: Redis, config: WqConfig): Promise<void> {
+  const { db } = config.redis;
+  try {
+    await redis.select(db);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (!/DB index is out of range|invalid DB index|SELECT is not allowed/i.test(message))
+      throw err;
+    // CONFIG may be disabled (managed Redis): then the error just cannot say how many there are.
+    const count = await redis
+      .call('CONFIG', 'GET', 'databases')
+      .then((reply) => Number((reply as string[])[1]))
+      .catch(() => NaN);
+    throw new InvalidInputError(
+      'REDIS_URL database',
+      String(db),
+      Number.isInteger(count) && count > 0
+        ? `a database this server has, /0 to /${count - 1}`
+        : `a database this server has (it refused /${db}: ${message})`,
+    );
+  }
+}
+
+function classify(config: WqConfig, err: unknown): Error {
+  const message = err instanceof Error ? err.message : String(err);
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (/NOAUTH|WRONGPASS|invalid password|invalid username|Authentication required/i.test(message)) {
+    return new InvalidInputError(
+      'REDIS_URL',
+      config.redisUrl,
+      `a user and password this Redis accepts (${message.split('\n')[0] ?? message})`,
+    );
+  }
+  const url = config.redisUrl;
+  const first = (message.split('\n')[0] ?? message).slice(0, 200);
+  if ((err as Error | null)?.name === 'ParserError' || /Protocol error/i.test(message)) {
+    return new RedisUnavailableError(url, 'not-redis', first);
+  }
+  if (/LOADING/.test(message)) return new RedisUnavailableError(url, 'loading', first);
+  if (code === 'ETIMEDOUT' || /timed? ?out/i.test(message)) {
+    return new RedisUnavailableError(url, 'timeout', first);
+  }
+  if (isConnectionError(err) || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new RedisUnavailableError(url, 'unreachable', first);
+  }
+  return new RedisUnavailableError(url, 'other', first);
+}
+
+export interface WaitForRedisOptions {
+  /** Probes before giving up (default: no limit). */
+  readonly attempts?: number;
+  /** Pause after the k-th failed probe (k from 1); default 250 ms doubling up to 5 s. */
+  readonly delayMs?: (attempt: number) => number;
+  /** Called after each failed probe that will be retried, with the pause before the next. */
+  readonly onRetry?: (err: RedisUnavailableError, attempt: number, delayMs: number) => void;
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Probes until Redis is usable. A wrong REDIS_URL (InvalidInputError) is thrown at once; an
+ * unavailable Redis is retried, and thrown after the last attempt.
+ */
+export async function waitForRedis(
+  config: WqConfig,
+  options: WaitForRedisOptions = {},
+): Promise<void> {
+  const attempts = options.attempts ?? Infinity;
+  const delayMs = options.delayMs ?? ((k: number) => Math.min(250 * 2 ** (k - 1), 5000));
+  const started = Date.now();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await probeRedis(config, options.timeoutMs);
+      return;
+    } catch (err) {
+      if (!(err instanceof RedisUnavailableError)) throw err;
+      if (attempt >= attempts || options.signal?.aborted) {
+        if (attempt === 1) throw err;
+        const gaveUp = { attempts: attempt, ms: Date.now() - started };
+        throw new RedisUnavailableError(err.url, err.problem, err.detail, gaveUp);
+      }
+      const pause = delayMs(attempt);
+      options.onRetry?.(err, attempt, pause);
+      await sleep(pause, options.signal);
+    }
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
