@@ -196,7 +196,7 @@ describe('when jobs nobody planned are added to the queues by hand', () => {
         'unit job.prefix: [10] is not allowed; expected the fixed rows of a unit the plan for N(11, 8) makes',
       'partial-depth': expect.stringContaining(
         `the units listed for N(11, 8) are not those of plan ${plan8}`,
-      ) as unknown as string,
+      ),
     });
 
     await c.waitFor(sweep.id);

@@ -66,7 +66,7 @@ Efficiency = core-seconds ÷ (workers × slots × makespan).`,
             'used with --workers k',
           );
         }
-        const client = await openPipelineClient(config);
+        const client = await openPipelineClient(config, 'plan');
         try {
           await client.ping();
           const live = await client.registry.liveWorkers();
@@ -104,7 +104,7 @@ Efficiency = core-seconds ÷ (workers × slots × makespan).`,
 
 /** The stored calibration when Redis answers within a few seconds, else none. */
 async function storedCalibration(config: ReturnType<typeof compileConfig>): Promise<Calibration> {
-  const client = await openPipelineClient(config);
+  const client = await openPipelineClient(config, 'plan');
   try {
     const timeout = new Promise<never>((_, reject) =>
       setTimeout(() => reject(new Error('timeout')), 3000).unref(),

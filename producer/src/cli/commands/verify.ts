@@ -29,7 +29,7 @@ stored is "missing". Exit 0 when every n is verified or repaired, 1 otherwise.`,
       if (extra.length > 0) parseNSpec(extra.join(' '));
       const ns = parseNSpec(spec ?? '');
       const config = compileConfig(process.env);
-      const client = await openPipelineClient(config);
+      const client = await openPipelineClient(config, 'verify');
       try {
         const outcomes = await client.verify(ns, { repair: flags.booleans.has('--repair') });
         const json = flags.booleans.has('--json');
