@@ -194,9 +194,7 @@ describe('when jobs nobody planned are added to the queues by hand', () => {
       huge: `unit job: unit * of N(20, 10) is not in recorded plan ${plan5}; only planned units are counted`,
       'right-half':
         'unit job.prefix: [10] is not allowed; expected the fixed rows of a unit the plan for N(11, 8) makes',
-      'partial-depth': expect.stringContaining(
-        `the units listed for N(11, 8) are not those of plan ${plan8}`,
-      ),
+      'partial-depth': `children: the units listed for N(11, 8) are not those of plan ${plan8}`,
     });
 
     await c.waitFor(sweep.id);
