@@ -1,10 +1,14 @@
 // The configuration schema: WQ_MAX_UNIT_BYTES (the memory cap of one unit).
 import { describe, expect, it } from 'vitest';
-import { compileConfig, DEFAULT_MAX_BYTES } from '../src/index.js';
+import { availableParallelism, totalmem } from 'node:os';
+import { compileConfig } from '../src/index.js';
+
+/** A quarter of this machine's memory, shared among its cores: one slot's share. */
+const SLOT_SHARE = Math.floor((totalmem() * 0.25) / availableParallelism());
 
 describe('when WQ_MAX_UNIT_BYTES is set', () => {
   it('takes bytes, or a binary K/M/G/T suffix', () => {
-    expect(compileConfig({}).maxUnitBytes).toBe(DEFAULT_MAX_BYTES);
+    expect(compileConfig({}).maxUnitBytes).toBe(SLOT_SHARE);
     expect(compileConfig({ WQ_MAX_UNIT_BYTES: '4096' }).maxUnitBytes).toBe(4096);
     expect(compileConfig({ WQ_MAX_UNIT_BYTES: '512M' }).maxUnitBytes).toBe(536_870_912);
     expect(compileConfig({ WQ_MAX_UNIT_BYTES: '1.5GiB' }).maxUnitBytes).toBe(1_610_612_736);
@@ -17,5 +21,15 @@ describe('when WQ_MAX_UNIT_BYTES is set', () => {
         `WQ_MAX_UNIT_BYTES: "${bad}" is not allowed; expected a number of bytes from 1 to 1T, optionally with K, M, G or T (binary: 1G = 1024³), e.g. 512M`,
       );
     }
+  });
+});
+
+describe('when WQ_WORKER_MEMORY is set or not', () => {
+  it('defaults to one slot share per slot of the worker, and takes sizes like 8GiB', () => {
+    expect(compileConfig({ WQ_CONCURRENCY: '3' }).workerMemoryBytes).toBe(3 * SLOT_SHARE);
+    expect(compileConfig({ WQ_WORKER_MEMORY: '8GiB' }).workerMemoryBytes).toBe(8 * 2 ** 30);
+    expect(() => compileConfig({ WQ_WORKER_MEMORY: 'much' })).toThrow(
+      'WQ_WORKER_MEMORY: "much" is not allowed',
+    );
   });
 });

@@ -1,5 +1,6 @@
 // One worker process: a BullMQ worker per queue, the kernel thread pool, heartbeats, and a
 // graceful close that lets active units finish within a bound and hands the rest back.
+import { createRequire } from 'node:module';
 import { MetricsTime, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
@@ -23,6 +24,11 @@ import {
 
 /** Aggregations are cheap (a few Redis reads and a sum); a few at once keep sweeps flowing. */
 const AGGREGATE_CONCURRENCY = 4;
+
+/** The version every heartbeat carries (this package's), so mixed deployments show up. */
+const WORKER_VERSION: string = (
+  createRequire(import.meta.url)('../package.json') as { version: string }
+).version;
 
 /** After the grace time, how long closing may wait for Redis before it gives up on it. */
 const AFTER_GRACE_MS = 2000;
@@ -192,6 +198,8 @@ export class WorkerService {
       host: this.id.replace(/-\d+$/, ''),
       pid: process.pid,
       concurrency: this.options.concurrency,
+      memoryBytes: this.options.config.workerMemoryBytes,
+      version: WORKER_VERSION,
       startedAt: this.startedAt,
       active: [...this.active.keys()],
       jobsDone: this.jobsDone,

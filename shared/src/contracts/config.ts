@@ -2,7 +2,7 @@
 // defaults and errors that name the variable. Nothing else reads process.env.
 import { availableParallelism } from 'node:os';
 import { InvalidInputError } from '../errors.js';
-import { DEFAULT_MAX_BYTES } from '../kernel/algorithms.js';
+import { defaultSlotMemory, defaultWorkerMemory } from './worker-memory.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -21,6 +21,7 @@ export const CONFIG_ENV = [
   'WQ_MAX_STALLED',
   'WQ_TEST_FAIL_JOBS',
   'WQ_MAX_UNIT_BYTES',
+  'WQ_WORKER_MEMORY',
   'WQ_REDIS_WAIT_LOG_MS',
 ] as const;
 
@@ -69,6 +70,12 @@ export interface WqConfig {
    */
   readonly maxUnitBytes: number;
   /**
+   * The memory a worker may use in all (WQ_WORKER_MEMORY); its heartbeat says so, and the
+   * planner fits units to it. Default: a quarter of the machine's memory, shared among its
+   * cores, times the worker's slots (`defaultWorkerMemory`).
+   */
+  readonly workerMemoryBytes: number;
+  /**
    * While a worker cannot reach Redis it waits, and says so at most this often (one line, not
    * one per reconnect attempt).
    */
@@ -90,13 +97,14 @@ export function compileConfig(
   const redis = parseRedisUrl(url);
   const lockMs =
     overrides.lockMs ?? integerInRange('WQ_LOCK_MS', env.WQ_LOCK_MS, DEFAULT_LOCK_MS, LOCK_RANGE);
+  const concurrency =
+    overrides.concurrency ??
+    positiveInteger('WQ_CONCURRENCY', env.WQ_CONCURRENCY, availableParallelism(), 1024);
   return {
     redisUrl: redactUrl(url),
     redis,
     prefix: overrides.prefix ?? parsePrefix(nonEmpty(env.WQ_PREFIX) ?? 'wq'),
-    concurrency:
-      overrides.concurrency ??
-      positiveInteger('WQ_CONCURRENCY', env.WQ_CONCURRENCY, availableParallelism(), 1024),
+    concurrency,
     logLevel: overrides.logLevel ?? parseLogLevel(nonEmpty(env.LOG_LEVEL) ?? 'info'),
     targetSeconds:
       overrides.targetSeconds ?? parseTargetSeconds('WQ_TARGET_SECONDS', env.WQ_TARGET_SECONDS),
@@ -119,9 +127,13 @@ export function compileConfig(
       overrides.maxStalled ?? positiveInteger('WQ_MAX_STALLED', env.WQ_MAX_STALLED, 2, 1000),
     testFailJobs:
       overrides.testFailJobs ?? parseJobIdList('WQ_TEST_FAIL_JOBS', env.WQ_TEST_FAIL_JOBS),
+    // One slot's share of this machine by default, so the planner's choice follows the machine.
     maxUnitBytes:
       overrides.maxUnitBytes ??
-      parseByteSize('WQ_MAX_UNIT_BYTES', env.WQ_MAX_UNIT_BYTES, DEFAULT_MAX_BYTES),
+      parseByteSize('WQ_MAX_UNIT_BYTES', env.WQ_MAX_UNIT_BYTES, defaultSlotMemory()),
+    workerMemoryBytes:
+      overrides.workerMemoryBytes ??
+      parseByteSize('WQ_WORKER_MEMORY', env.WQ_WORKER_MEMORY, defaultWorkerMemory(concurrency)),
     redisWaitLogMs:
       overrides.redisWaitLogMs ??
       integerInRange('WQ_REDIS_WAIT_LOG_MS', env.WQ_REDIS_WAIT_LOG_MS, 30_000, WAIT_LOG_RANGE),
