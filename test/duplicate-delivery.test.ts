@@ -1,17 +1,11 @@
 // At-least-once delivery: the same unit computed twice (a frozen worker that comes back after
 // its unit was re-run, or a second job for the same unit) still counts once in N(n, D) and S(n).
 import type { ChildProcess } from 'node:child_process';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  countPlacements,
-  JOB_NAMES,
-  QUEUE_NAMES,
-  storeKeys,
-  type UnitResult,
-} from '@weak-queens/shared';
+import { countPlacements, JOB_NAMES, QUEUE_NAMES, type UnitResult } from '@weak-queens/shared';
 import {
   FAST_STALLS,
+  keepTransferAt14x8,
   KNOWN_S,
   pidOfWorkerName,
   sleep,
@@ -64,16 +58,7 @@ describe('when the same unit is delivered twice', () => {
       });
       workers.push(worker);
     }
-    // The DFS now counts N(14, 8) a little faster than the transfer; a calibration that says
-    // it runs 2× slower than modelled keeps N(14, 8) one window-transfer unit, long enough
-    // (about half a second) to freeze its worker in the middle.
-    const redisClient = new Redis(redis.url, { maxRetriesPerRequest: 1 });
-    await redisClient.hset(storeKeys(prefix).calibration, {
-      'dfs:units': 10,
-      'dfs:model': 1,
-      'dfs:actual': 2,
-    });
-    await redisClient.quit();
+    await keepTransferAt14x8(redis.url, prefix);
     const { sweep } = await client.submit([14]);
 
     let frozenPid: number | undefined;

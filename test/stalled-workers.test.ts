@@ -4,6 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { countPlacements } from '@weak-queens/shared';
 import {
+  keepTransferAt14x8,
   killHard,
   knownS,
   pidOfWorkerName,
@@ -41,7 +42,8 @@ describe('when worker processes are killed with SIGKILL', () => {
   }
 
   it('has another worker finish a unit whose worker died in the middle of it', async () => {
-    const { client, count, spawn } = pipeline('kill-one');
+    const { prefix, client, count, spawn } = pipeline('kill-one');
+    await keepTransferAt14x8(redis.url, prefix);
     spawn();
     spawn();
     const ns = [13, 14];
