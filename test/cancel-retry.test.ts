@@ -105,10 +105,11 @@ describe('when one n of a sweep fails', () => {
     client = new PipelineClient(
       compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix, WQ_ATTEMPTS: '1' }),
     );
-    // An unreadable stored result for N(6, 1) (an unsplit unit): its job cannot succeed.
+    // An unreadable stored result for N(6, 0) (an unsplit unit, the window transfer's; from
+    // D = 1 on the DFS splits n = 6): its job cannot succeed.
     const keys = storeKeys(prefix);
     const raw = new Redis(redis.url);
-    await raw.hset(keys.units(6, 1), '*', 'not json');
+    await raw.hset(keys.units(6, 0), '*', 'not json');
     workers = [startWorker({ url: redis.url, prefix }), startWorker({ url: redis.url, prefix })];
 
     const submission = await client.submit([4, 5, 6, 7]);
@@ -128,16 +129,16 @@ describe('when one n of a sweep fails', () => {
       [6, 'failed', undefined],
       [7, 'done', '873477'],
     ]);
-    expect(progress.sizes[2]?.reason).toMatch(/^n6-d1: .*JSON/);
-    await expect(client.waitFor(id)).rejects.toThrow(`sweep ${id}: n=6 cannot finish: n6-d1: `);
+    expect(progress.sizes[2]?.reason).toMatch(/^n6-d0: .*JSON/);
+    await expect(client.waitFor(id)).rejects.toThrow(`sweep ${id}: n=6 cannot finish: n6-d0: `);
 
     const status = await runWq(['status'], { url: redis.url, prefix });
     expect(status.code).toBe(0);
     expect(status.stdout).toContain('  n =  6  failed   ');
 
     // Repair the store; retry removes the failed flow and adds back only what is missing:
-    // the S(6) job and the unit of D = 1 (every other D of n = 6 is stored).
-    await raw.hdel(keys.units(6, 1), '*');
+    // the S(6) job and the unit of D = 0 (every other D of n = 6 is stored).
+    await raw.hdel(keys.units(6, 0), '*');
     raw.disconnect();
     const retry = await runWq(['retry', id], { url: redis.url, prefix });
     expect(retry).toEqual({ code: 0, stdout: `sweep ${id}: 2 jobs added again\n`, stderr: '' });
@@ -145,6 +146,6 @@ describe('when one n of a sweep fails', () => {
     expect(done.sizes.map((s) => s.S)).toEqual(['276', '3347', '49602', '873477']);
     const [six] = await client.results([6]);
     expect(six?.N).toEqual(Array.from({ length: 6 }, (_, d) => countPlacements(6, d).toString()));
-    expect(six?.N[1]).toBe('2642');
+    expect(six?.N[0]).toBe('46656');
   });
 });

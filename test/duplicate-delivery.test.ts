@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { countPlacements, JOB_NAMES, QUEUE_NAMES, type UnitResult } from '@weak-queens/shared';
 import {
   FAST_STALLS,
+  keepTransferAt14x8,
   KNOWN_S,
   pidOfWorkerName,
   sleep,
@@ -57,6 +58,7 @@ describe('when the same unit is delivered twice', () => {
       });
       workers.push(worker);
     }
+    await keepTransferAt14x8(redis.url, prefix);
     const { sweep } = await client.submit([14]);
 
     let frozenPid: number | undefined;

@@ -14,6 +14,7 @@ import { PipelineClient, workerEntry } from '@weak-queens/producer';
 import { compileConfig, countPlacements, QUEUE_NAMES } from '@weak-queens/shared';
 import {
   FAST_STALLS,
+  keepTransferAt14x8,
   knownS,
   pidOfWorkerName,
   uniquePrefix,
@@ -99,6 +100,7 @@ describe.skipIf(unavailable !== undefined)('when workers run on two other hosts'
   });
 
   it('survives cutting the link of the host that is in the middle of a unit', async () => {
+    await keepTransferAt14x8(`redis://${lab.redis.address}:6379`, prefix);
     const ns = [13, 14];
     const { sweep } = await client.submit(ns);
     let holder: string | undefined;

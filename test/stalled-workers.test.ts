@@ -3,9 +3,17 @@
 import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { compileConfig, countPlacements, QUEUE_NAMES } from '@weak-queens/shared';
+import { Redis } from 'ioredis';
+import {
+  compileConfig,
+  countPlacements,
+  planIdOf,
+  QUEUE_NAMES,
+  ResultStore,
+} from '@weak-queens/shared';
 import {
   deletePrefix,
+  keepTransferAt14x8,
   killHard,
   knownS,
   pidOfWorkerName,
@@ -45,7 +53,8 @@ describe('when worker processes are killed with SIGKILL', () => {
   }
 
   it('has another worker finish a unit whose worker died in the middle of it', async () => {
-    const { client, count, spawn } = pipeline('kill-one');
+    const { prefix, client, count, spawn } = pipeline('kill-one');
+    await keepTransferAt14x8(redis.url, prefix);
     spawn();
     spawn();
     const ns = [13, 14];
@@ -128,22 +137,33 @@ describe('when worker processes are killed with SIGKILL', () => {
       await queue.close();
       await deletePrefix(redis.url, prefix);
     });
-    // Classic 15-queens as one unit: Q(15) = 2279184, several seconds of DFS.
+    // Classic 16-queens as one unit: Q(16) = 14772512, several seconds of DFS. Workers count
+    // only planned units, so the plan of this one unit is recorded first.
+    const header = { n: 16, depth: 15, role: 'primary', algorithm: 'dfs', units: 1 } as const;
+    const planId = planIdOf(header, ['*']);
+    const storeRedis = new Redis(redis.url);
+    await new ResultStore(storeRedis, prefix).putPlan(
+      header,
+      planId,
+      new Map([['*', { weight: 1, modelSeconds: 4, boundSeconds: 600 }]]),
+    );
+    storeRedis.disconnect();
     const data = {
       sweepId: 's-bound',
-      n: 15,
-      depth: 14,
+      n: 16,
+      depth: 15,
       algorithm: 'dfs',
       prefix: [],
       weight: 1,
-      estimateSeconds: 3,
+      planId,
+      estimateSeconds: 4,
       whole: true,
     };
-    await queue.add('unit', data, { jobId: 'n15-d14', attempts: 1 });
+    await queue.add('unit', data, { jobId: 'n16-d15', attempts: 1 });
     workers.push(startWorker({ url: redis.url, prefix, env }));
     let victimPid: number | undefined;
     await until('the unit to start', async () => {
-      const job = await queue.getJob('n15-d14');
+      const job = await queue.getJob('n16-d15');
       victimPid =
         (await job?.getState()) === 'active' ? pidOfWorkerName(job?.processedBy) : undefined;
       return victimPid !== undefined;
@@ -155,17 +175,17 @@ describe('when worker processes are killed with SIGKILL', () => {
     const killedAt = Date.now();
     await until(
       'the unit to run again',
-      async () => ((await queue.getJob('n15-d14'))?.stalledCounter ?? 0) === 1,
+      async () => ((await queue.getJob('n16-d15'))?.stalledCounter ?? 0) === 1,
       bound + 5000,
     );
     const waited = Date.now() - killedAt;
     expect(waited).toBeLessThanOrEqual(bound + 500);
     await until(
       'the unit to complete',
-      async () => (await queue.getJobState('n15-d14')) === 'completed',
+      async () => (await queue.getJobState('n16-d15')) === 'completed',
     );
-    const done = await queue.getJob('n15-d14');
-    expect((done?.returnvalue as { value: string }).value).toBe('2279184');
+    const done = await queue.getJob('n16-d15');
+    expect((done?.returnvalue as { value: string }).value).toBe('14772512');
     expect(pidOfWorkerName(done?.processedBy)).not.toBe(victimPid);
   });
 });

@@ -119,9 +119,10 @@ describe('when a sweep is verified', () => {
 describe('when the two counts of an (n, D) disagree', () => {
   it('fails the n with both values, publishes the others, and retry counts it again', async () => {
     const c = setUp('disagree');
-    // N(7, 2) = 3208; the stored first count says 3209.
-    await corrupt(7, 2, '3209');
-    const check = planCheck(7, 2, 'window-transfer', {
+    // N(7, 1) = 45514; the stored first count says 45515. (D = 1: the window transfer is the
+    // first count there; from D = 2 on the DFS is.)
+    await corrupt(7, 1, '45515');
+    const check = planCheck(7, 1, 'window-transfer', {
       targetSeconds: 30,
       maxUnitBytes: DEFAULT_MAX_BYTES,
     });
@@ -133,16 +134,16 @@ describe('when the two counts of an (n, D) disagree', () => {
       [6, 'done', '49602'],
       [7, 'failed', undefined],
     ]);
-    const reason = `S(7) not published: N(7, 2): window-transfer counted 3209, ${check.algorithm} counted 3208`;
+    const reason = `S(7) not published: N(7, 1): window-transfer counted 45515, ${check.algorithm} counted 45514`;
     expect(progress.sizes[1]?.reason).toBe(reason);
     const mismatch = await c.store.mismatch(7);
     expect(mismatch?.depths).toEqual([
       {
-        depth: 2,
-        value: '3209',
+        depth: 1,
+        value: '45515',
         algorithm: 'window-transfer',
         workers: ['w-corrupt'],
-        expected: '3208',
+        expected: '45514',
         expectedFrom: check.algorithm,
         expectedWorkers: expect.arrayContaining([expect.stringMatching(/./)]) as string[],
       },
@@ -152,15 +153,15 @@ describe('when the two counts of an (n, D) disagree', () => {
     expect(status.stdout).toContain(`  n =  7  failed   `);
     expect(status.stdout).toContain(reason);
 
-    // Both counts of N(7, 2) were forgotten: a retry counts them again, and they agree.
-    expect((await c.store.depths(7)).has(2)).toBe(false);
+    // Both counts of N(7, 1) were forgotten: a retry counts them again, and they agree.
+    expect((await c.store.depths(7)).has(1)).toBe(false);
     const retry = await runWq(['retry', sweep.id], { url: redis.url, prefix });
     expect(retry.code, retry.stderr).toBe(0);
     await c.waitFor(sweep.id);
     const record = await c.store.record(7);
     expect(record?.S).toBe('873477');
-    expect(record?.depths[2]?.value).toBe('3208');
-    expect(record?.checks?.[2]?.value).toBe('3208');
+    expect(record?.depths[1]?.value).toBe('45514');
+    expect(record?.checks?.[1]?.value).toBe('45514');
     expect(await c.store.mismatch(7)).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@ import {
   countPlacements,
   countUnit,
   DEFAULT_MAX_BYTES,
+  middleStart,
 } from '@weak-queens/shared';
 import { planDepth } from '../src/pipeline/sweep-planner.js';
 import { PRIORITY_LIMIT, unitPriority } from '../src/pipeline/priority.js';
@@ -35,18 +36,18 @@ describe('when expected seconds become queue priorities', () => {
 
 describe('when a unit would need more memory than WQ_MAX_UNIT_BYTES', () => {
   it('plans the (n, D) with the DFS instead, whose units all fit, and still counts it exactly', () => {
-    const roomy = planDepth(10, 5, defaults);
+    const roomy = planDepth(10, 4, defaults);
     expect(roomy.algorithm).toBe('window-transfer');
     expect(roomy.units).toHaveLength(1);
     const bytes = roomy.units[0]?.unit.estimate.bytes ?? 0;
     expect(bytes).toBeGreaterThan(1024);
 
-    const capped = planDepth(10, 5, { ...defaults, maxUnitBytes: 1024 });
+    const capped = planDepth(10, 4, { ...defaults, maxUnitBytes: 1024 });
     expect(capped.algorithm).toBe('dfs');
     expect(capped.units.every((u) => u.unit.estimate.bytes <= 1024)).toBe(true);
     const total = capped.units.reduce((t, u) => t + countUnit(u.unit), 0n);
-    expect(total.toString()).toBe('112514');
-    expect(countPlacements(10, 5).toString()).toBe('112514');
+    expect(total.toString()).toBe('774762');
+    expect(countPlacements(10, 4).toString()).toBe('774762');
   });
 
   it('keeps the cheaper table where it fits', () => {
@@ -77,18 +78,19 @@ describe('when the cost model is calibrated from measured units', () => {
   });
 
   it('scales estimates, splits to the calibrated target and may change the algorithm', () => {
-    const plain = planDepth(12, 9, { ...defaults, targetSeconds: 0.002 }, 'dfs');
+    // The centre-block units of (12, 9) are about 0.1 ms each: a target below that splits.
+    const plain = planDepth(12, 9, { ...defaults, targetSeconds: 0.0001 }, 'dfs');
     const calibration = calibrationFromFields({
       'dfs:units': '10',
       'dfs:model': '1',
       'dfs:actual': '4',
     });
-    const slow = planDepth(12, 9, { ...defaults, targetSeconds: 0.002, calibration }, 'dfs');
+    const slow = planDepth(12, 9, { ...defaults, targetSeconds: 0.0001, calibration }, 'dfs');
     expect(slow.units.length).toBeGreaterThan(plain.units.length);
     for (const u of slow.units) expect(u.estimateSeconds).toBeCloseTo(4 * u.unit.estimate.seconds);
-    expect(slow.units.every((u) => u.estimateSeconds <= 0.002 || u.unit.prefix.length === 11)).toBe(
-      true,
-    );
+    // Units that cannot split further: their middle run reaches the bottom row.
+    const full = (u: (typeof slow.units)[number]) => middleStart(12) + u.unit.middle.length === 12;
+    expect(slow.units.every((u) => u.estimateSeconds <= 0.0001 || full(u))).toBe(true);
 
     // The kernel's estimates pick the window transfer for (12, 6); measured 10× slower, it loses.
     expect(planDepth(12, 6, defaults).algorithm).toBe('window-transfer');

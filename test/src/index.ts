@@ -12,3 +12,4 @@ export { KNOWN_S, knownS } from './known-values.js';
 export { until, sleep } from './wait.js';
 export { unitRecords } from './unit-records.js';
 export { type FaultPipeline, openFaultPipeline } from './fault-pipeline.js';
+export { keepTransferAt14x8 } from './transfer-at-14-8.js';
