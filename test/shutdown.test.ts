@@ -16,6 +16,7 @@ import {
   stopWorkers,
   type TestRedis,
   uniquePrefix,
+  recordOneUnitPlan,
 } from './src/index.js';
 import { wqBinary } from './src/wq-cli.js';
 
@@ -87,11 +88,11 @@ describe('when a worker receives SIGTERM during a unit', () => {
   });
 });
 
-/** Classic 15-queens as one unit: Q(15) = 2279184, a few seconds of DFS. */
+/** Classic 16-queens as one unit: Q(16) = 14772512, a few seconds of DFS (its plan recorded). */
 const UNIT = {
   sweepId: 's-signals',
-  n: 15,
-  depth: 14,
+  n: 16,
+  depth: 15,
   algorithm: 'dfs',
   prefix: [],
   weight: 1,
@@ -132,10 +133,11 @@ describe('when a worker or its `wq worker` wrapper gets SIGHUP or dies', () => {
     const prefix = uniquePrefix(label);
     const queue = new Queue(QUEUE_NAMES.count, { connection: { url: redis.url }, prefix });
     opened.push({ prefix, queue });
-    const job = await queue.add('unit', UNIT, { jobId: 'n15-d14', attempts: 1 });
+    const planId = await recordOneUnitPlan(redis.url, prefix, UNIT.n, UNIT.depth);
+    const job = await queue.add('unit', { ...UNIT, planId }, { jobId: 'n16-d15', attempts: 1 });
     const process = start(prefix);
     await until('the unit to start', async () => (await job.getState()) === 'active');
-    const pid = pidOfWorkerName((await queue.getJob('n15-d14'))?.processedBy);
+    const pid = pidOfWorkerName((await queue.getJob('n16-d15'))?.processedBy);
     expect(pid).toBeDefined();
     const registry = new SweepRegistry(client, prefix);
     await until('the worker to be listed', async () => (await registry.liveWorkers()).length === 1);
@@ -168,7 +170,7 @@ describe('when a worker or its `wq worker` wrapper gets SIGHUP or dies', () => {
     worker.kill('SIGHUP');
     expect(await exitOf(worker)).toBe(0);
     expect(Date.now() - sent).toBeLessThan(5000);
-    expect(await queue.getJobState('n15-d14')).toBe('waiting');
+    expect(await queue.getJobState('n16-d15')).toBe('waiting');
     expect(await registry.liveWorkers()).toEqual([]);
   });
 
@@ -180,7 +182,7 @@ describe('when a worker or its `wq worker` wrapper gets SIGHUP or dies', () => {
     expect(await exitOf(wrapped)).toBe(0);
     expect(Date.now() - sent).toBeLessThan(5000);
     expect(alive(pid)).toBe(false);
-    expect(await queue.getJobState('n15-d14')).toBe('waiting');
+    expect(await queue.getJobState('n16-d15')).toBe('waiting');
     expect(await registry.liveWorkers()).toEqual([]);
   });
 
@@ -191,7 +193,7 @@ describe('when a worker or its `wq worker` wrapper gets SIGHUP or dies', () => {
     await exitOf(wrapped);
     await until('the orphaned worker to exit', () => !alive(pid), 5000);
     expect(Date.now() - sent).toBeLessThan(5000);
-    expect(await queue.getJobState('n15-d14')).toBe('waiting');
+    expect(await queue.getJobState('n16-d15')).toBe('waiting');
     expect(await registry.liveWorkers()).toEqual([]);
   });
 });

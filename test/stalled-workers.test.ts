@@ -3,14 +3,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
-import {
-  compileConfig,
-  countPlacements,
-  planIdOf,
-  QUEUE_NAMES,
-  ResultStore,
-} from '@weak-queens/shared';
+import { compileConfig, countPlacements, QUEUE_NAMES } from '@weak-queens/shared';
 import {
   deletePrefix,
   keepTransferAt14x8,
@@ -25,6 +18,7 @@ import {
   unitRecords,
   until,
   openFaultPipeline,
+  recordOneUnitPlan,
 } from './src/index.js';
 
 describe('when worker processes are killed with SIGKILL', () => {
@@ -139,15 +133,7 @@ describe('when worker processes are killed with SIGKILL', () => {
     });
     // Classic 16-queens as one unit: Q(16) = 14772512, several seconds of DFS. Workers count
     // only planned units, so the plan of this one unit is recorded first.
-    const header = { n: 16, depth: 15, role: 'primary', algorithm: 'dfs', units: 1 } as const;
-    const planId = planIdOf(header, ['*']);
-    const storeRedis = new Redis(redis.url);
-    await new ResultStore(storeRedis, prefix).putPlan(
-      header,
-      planId,
-      new Map([['*', { weight: 1, modelSeconds: 4, boundSeconds: 600 }]]),
-    );
-    storeRedis.disconnect();
+    const planId = await recordOneUnitPlan(redis.url, prefix, 16, 15);
     const data = {
       sweepId: 's-bound',
       n: 16,

@@ -13,3 +13,4 @@ export { until, sleep } from './wait.js';
 export { unitRecords } from './unit-records.js';
 export { type FaultPipeline, openFaultPipeline } from './fault-pipeline.js';
 export { keepTransferAt14x8 } from './transfer-at-14-8.js';
+export { recordOneUnitPlan } from './one-unit-plan.js';
