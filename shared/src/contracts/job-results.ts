@@ -19,6 +19,10 @@ export interface UnitResult {
   readonly modelSeconds?: number;
   /** `check`: a unit of the second count of a verified sweep. */
   readonly role?: 'check';
+  /** When the kernel started on it (epoch ms, the worker's clock); older records lack it. */
+  readonly startedAt?: number;
+  /** The worker's kernel-pool slot that ran it (0 … concurrency − 1); older records lack it. */
+  readonly slot?: number;
 }
 
 /** What a `depth` job returns (and what the result store keeps per (n, D)). */
@@ -150,7 +154,28 @@ export function parseUnitResult(value: unknown): UnitResult {
     ...optionalSeconds(f, what, 'estimateSeconds'),
     ...optionalSeconds(f, what, 'modelSeconds'),
     ...optionalRole(f, what),
+    ...optionalInteger(f, what, 'startedAt', 'epoch milliseconds'),
+    ...optionalInteger(f, what, 'slot', 'a slot index'),
   };
+}
+
+/** `{ [name]: integer }` when the field is present (older records lack it), else `{}`. */
+function optionalInteger<K extends string>(
+  f: Fields,
+  what: string,
+  name: K,
+  allowed: string,
+): { [key in K]?: number } {
+  const value = f[name];
+  if (value === undefined) return {};
+  check(
+    Number.isSafeInteger(value) && (value as number) >= 0,
+    what,
+    name,
+    value,
+    `${allowed} (an integer ≥ 0)`,
+  );
+  return { [name]: value } as { [key in K]?: number };
 }
 
 function optionalRole(f: Fields, what: string): { role?: 'check' } {
