@@ -1,5 +1,6 @@
-// Builds a sweep's timeline from the result store: the unit results of every (n, D) of its n
-// (both counts of a verified sweep), placed by their start time and the slot that ran them.
+// Builds a sweep's timeline from the result store: the unit results its jobs counted, over every
+// (n, D) of its n (both counts of a verified sweep), placed by start time and the slot that ran
+// them.
 import type { Redis } from 'ioredis';
 import {
   parseUnitResult,
@@ -20,12 +21,6 @@ import {
   type TimelineUnit,
   type TimelineView,
 } from './timeline.js';
-
-/**
- * Start times come from the workers' clocks and createdAt from the producer's: a unit that
- * started this much before its sweep was created still belongs to it.
- */
-const CLOCK_SLACK_MS = 2_000;
 
 const ROLES: readonly Role[] = ['primary', 'check'];
 
@@ -59,21 +54,20 @@ export class TimelineReader {
     if (json === null) return undefined;
     const record = JSON.parse(json) as SweepRecord;
     const limit = Math.min(options.limit ?? MAX_TIMELINE_UNITS, MAX_TIMELINE_UNITS);
-    const created = Date.parse(record.createdAt);
     const [stored, doneAt, workers] = await Promise.all([
       this.storedUnits(record.ns),
       this.doneAt(record),
       this.registry.liveWorkers(),
     ]);
-    const from = created - CLOCK_SLACK_MS;
-    const until = doneAt === undefined ? Infinity : doneAt + CLOCK_SLACK_MS;
     const timed: TimedUnit[] = [];
     let untimed = 0;
-    let outside = 0;
+    let otherSweeps = 0;
     for (const result of stored) {
-      if (!result || result.startedAt === undefined || result.slot === undefined) untimed++;
-      else if (result.startedAt < from || result.startedAt > until) outside++;
-      else timed.push({ result, startedAt: result.startedAt, slot: result.slot });
+      const { sweepId, startedAt, slot } = result ?? {};
+      if (!result || sweepId === undefined || startedAt === undefined || slot === undefined) {
+        untimed++;
+      } else if (sweepId !== record.id) otherSweeps++;
+      else timed.push({ result, startedAt, slot });
     }
     timed.sort(
       (a, b) =>
@@ -114,7 +108,7 @@ export class TimelineReader {
         slots: lanes.length,
       },
       overruns,
-      skipped: { untimed, outside },
+      skipped: { untimed, otherSweeps },
     };
   }
 

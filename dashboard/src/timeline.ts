@@ -1,5 +1,6 @@
-// What GET /api/sweeps/:id/timeline answers: every unit of the sweep's n placed on the worker
-// slot that ran it, with the planned and the actual makespan. Times are seconds from `origin`.
+// What GET /api/sweeps/:id/timeline answers: every unit the sweep's jobs counted, placed on the
+// worker slot that ran it, with the planned and the actual makespan. Times are seconds from
+// `origin`.
 
 export interface TimelineUnit {
   readonly n: number;
@@ -61,10 +62,10 @@ export interface TimelineView {
   readonly overruns: readonly TimelineUnit[];
   /** Stored units of these n that are not drawn, and why. */
   readonly skipped: {
-    /** Written by older workers (no start time or slot), or unreadable. */
+    /** Written by older workers (no sweep, start time or slot), or unreadable. */
     readonly untimed: number;
-    /** Started outside this sweep's time (counted by another sweep, reused here). */
-    readonly outside: number;
+    /** Counted by another sweep's jobs (stored before this one, and reused by it). */
+    readonly otherSweeps: number;
   };
 }
 

@@ -1,6 +1,6 @@
-// GET /api/sweeps/:id/timeline against a real Redis: known unit results (timed, older untimed,
-// unreadable, from before and after the sweep, a second count) and a live worker with an idle
-// slot give exactly one answer.
+// GET /api/sweeps/:id/timeline against a real Redis: known unit results (of this sweep, of other
+// sweeps, older ones without times, an unreadable one, a second count) and a live worker with an
+// idle slot give exactly one answer.
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -40,6 +40,7 @@ function unit(fields: Partial<UnitResult> & Pick<UnitResult, 'n' | 'depth' | 'un
     algorithm: 'dfs',
     seconds: 1,
     worker: 'w-a',
+    sweepId: 's-known',
     ...fields,
   };
 }
@@ -97,11 +98,11 @@ describe('when a sweep has stored unit results', () => {
         seconds: 4,
         estimateSeconds: 1.25,
       }),
-      // Written by an older worker: no start time, no slot.
-      unit({ n: 5, depth: 1, unit: '3', seconds: 9 }),
-      // Counted an hour before this sweep (reused by it), and a minute after it was done.
-      unit({ n: 6, depth: 5, unit: '0', slot: 0, startedAt: CREATED - 3_600_000 }),
-      unit({ n: 6, depth: 5, unit: '1', slot: 0, startedAt: T0 + 60_000 }),
+      // Written by an older worker: no sweep, start time or slot.
+      { ...unit({ n: 5, depth: 1, unit: '3', seconds: 9 }), sweepId: undefined },
+      // Counted by a sweep an hour earlier (reused by this one), and by a later one.
+      unit({ n: 6, depth: 5, unit: '0', slot: 0, startedAt: T0 - 3.6e6, sweepId: 's-earlier' }),
+      unit({ n: 6, depth: 5, unit: '1', slot: 0, startedAt: T0 + 60_000, sweepId: 's-later' }),
     ];
     for (const u of units) expect(await store.putUnit(u)).toBe('stored');
     await conn.hset(store.keys.units(5, 0), 'garbage', '{"kind":"unit","n":');
@@ -204,7 +205,7 @@ describe('when a sweep has stored unit results', () => {
         slots: 4,
       },
       overruns: [second, check],
-      skipped: { untimed: 2, outside: 2 },
+      skipped: { untimed: 2, otherSweeps: 2 },
     });
   });
 

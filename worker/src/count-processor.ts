@@ -170,6 +170,7 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       algorithm,
       seconds: (performance.now() - started) / 1000,
       worker: workerId,
+      sweepId: data.sweepId,
       startedAt,
       slot: run.slot,
       estimateSeconds: data.estimateSeconds,
