@@ -261,6 +261,10 @@ const timeline = new TimelineChart($<HTMLCanvasElement>('timeline'), $('timeline
 let timelineSweep: string | undefined;
 let timelineSeen = '';
 let timelineLoading = false;
+let timelineLoadedAt = 0;
+let timelineTimer: ReturnType<typeof setTimeout> | undefined;
+/** A running sweep's timeline reloads at most this often (a big one is megabytes of JSON). */
+const TIMELINE_REFRESH_MS = 5_000;
 
 function timelineButton(id: string): HTMLElement {
   const button = h(
@@ -282,6 +286,7 @@ async function loadTimeline(): Promise<void> {
   const id = timelineSweep;
   if (id === undefined || timelineLoading) return;
   timelineLoading = true;
+  timelineLoadedAt = Date.now();
   const status = $('timeline-status');
   try {
     const res = await fetch(`/api/sweeps/${encodeURIComponent(id)}/timeline`, {
@@ -383,6 +388,15 @@ function refreshTimeline(sweeps: readonly SweepView[]): void {
   if (!sweep) return;
   const seen = `${sweep.status}:${sweep.unitsDone}`;
   if (seen === timelineSeen) return;
+  const wait = timelineLoadedAt + TIMELINE_REFRESH_MS - Date.now();
+  if (wait > 0) {
+    // Too soon: look again when the wait is over, so the last change is never missed.
+    timelineTimer ??= setTimeout(() => {
+      timelineTimer = undefined;
+      refreshTimeline(sweeps);
+    }, wait);
+    return;
+  }
   timelineSeen = seen;
   loadTimeline().catch(() => undefined);
 }

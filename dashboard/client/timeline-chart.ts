@@ -144,13 +144,16 @@ export class TimelineChart {
       ctx.fillText(axisLabel(t, step), px, TOP - 30);
     }
 
-    // Bars. Hot path for big sweeps: one fillRect per unit, nothing allocated.
+    // Bars. Hot path for big sweeps: one fillRect per unit, colours made once per D.
     const bar = Math.max(1, h - 2);
+    const palette = Array.from({ length: this.maxDepth + 1 }, (_, d) =>
+      depthColour(d, this.maxDepth),
+    );
     this.lanes.forEach((units, i) => {
       const y = TOP + i * h + (h - bar) / 2;
       for (const u of units) {
         ctx.globalAlpha = u.role === 'check' ? 0.55 : 1;
-        ctx.fillStyle = depthColour(u.depth, this.maxDepth);
+        ctx.fillStyle = palette[u.depth] ?? ink;
         ctx.fillRect(x(u.start), y, Math.max(1, (u.end - u.start) * this.scale), bar);
       }
     });
