@@ -83,9 +83,9 @@ function ago(iso: string): string {
   return duration((Date.now() - Date.parse(iso)) / 1000);
 }
 
-/** `n14-d9-u3` → `n=14 D=9 #3`. */
+/** `n14-d9-p<plan>-u3` → `n=14 D=9 #3`. */
 function jobLabel(id: string): string {
-  const m = /^n(\d+)-d(\d+)(?:-u(\d+))?$/.exec(id);
+  const m = /^n(\d+)-d(\d+)(?:-p[0-9a-f]+-u(\d+))?$/.exec(id);
   if (!m) return id;
   return `n=${m[1]} D=${m[2]}${m[3] === undefined ? '' : ` #${m[3]}`}`;
 }
