@@ -1,12 +1,13 @@
 // The dashboard in a real browser: Debian's Chromium driven by playwright-core starts sweep 1..10
 // from the form, watches every n reach done, reads S(10) from the results table, downloads the
-// CSV and saves a screenshot to test/screenshots/ (git-ignored).
+// CSV, opens the sweep's timeline and saves screenshots to test/screenshots/ (git-ignored).
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SweepView, TimelineView } from '@weak-queens/dashboard';
 import { dashboardUrl, exitOf, spawnDashboardProcess } from '@weak-queens/producer';
 import {
   KNOWN_S,
@@ -22,6 +23,8 @@ const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), 'screenshots');
 // S(1..10), from the shared list of published values.
 const S = KNOWN_S.slice(0, 10);
+/** Worker slots: one worker with two, one with one (the timeline draws a lane per slot). */
+const CONCURRENCY = [2, 1];
 
 describe('when a person uses the dashboard in Chromium', () => {
   let redis: TestRedis;
@@ -39,7 +42,9 @@ describe('when a person uses the dashboard in Chromium', () => {
     }
     redis = await startTestRedis();
     prefix = uniquePrefix('browser');
-    workers = [0, 1].map(() => startWorker({ url: redis.url, prefix }));
+    workers = CONCURRENCY.map((concurrency) =>
+      startWorker({ url: redis.url, prefix, concurrency }),
+    );
     dashboard = spawnDashboardProcess({
       args: ['--port', '0'],
       env: { ...process.env, REDIS_URL: redis.url, WQ_PREFIX: prefix, LOG_LEVEL: 'warn' },
@@ -138,6 +143,62 @@ describe('when a person uses the dashboard in Chromium', () => {
     expect(lines.filter((l) => /^\d+,S,/.test(l))).toEqual(S.map((s, i) => `${i + 1},S,${s}`));
     expect(lines).toContain('4,0,256');
     expect(lines).toContain('10,9,724');
+  });
+
+  it('draws the timeline of the finished sweep: a lane per slot, a bar per unit', async () => {
+    const sweep = page.locator('article.sweep').first();
+    const id = (await sweep.getAttribute('data-sweep')) ?? '';
+    await sweep.locator('button[data-action="timeline"]').click();
+    const canvas = page.locator('#timeline-panel canvas#timeline');
+    await canvas.and(page.locator(`[data-sweep="${id}"]`)).waitFor();
+
+    // What the API says the sweep ran, against what the canvas drew.
+    const api = await page.evaluate(async (sweepId) => {
+      const get = async (path: string): Promise<unknown> =>
+        (await fetch(path, { credentials: 'same-origin' })).json();
+      return {
+        sweep: (await get(`/api/sweeps/${sweepId}`)) as SweepView,
+        timeline: (await get(`/api/sweeps/${sweepId}/timeline`)) as TimelineView,
+      };
+    }, id);
+    const slots = CONCURRENCY.reduce((a, b) => a + b, 0);
+    expect(api.sweep.unitsDone).toBe(api.sweep.units);
+    expect(api.timeline.total).toBe(api.sweep.unitsDone);
+    expect(api.timeline.lanes).toHaveLength(slots);
+    expect(api.timeline.lanes.map((l) => l.slot).sort()).toEqual([0, 0, 1]);
+    expect(await canvas.getAttribute('data-lanes')).toBe(String(slots));
+    expect(await canvas.getAttribute('data-bars')).toBe(String(api.sweep.unitsDone));
+    expect(await canvas.getAttribute('data-truncated')).toBe('false');
+    const actual = api.timeline.makespan.actualSeconds ?? 0;
+    expect(actual).toBeGreaterThan(0);
+    expect(api.timeline.makespan.plannedSeconds).toBeGreaterThan(0);
+    await page
+      .locator('#timeline-facts', { hasText: `${api.sweep.unitsDone} units on ${slots} slots` })
+      .waitFor();
+
+    // Hovering the busiest lane's longest bar names its unit.
+    const busiest = api.timeline.lanes.reduce((a, b) => (b.busySeconds > a.busySeconds ? b : a));
+    const lane = api.timeline.lanes.indexOf(busiest);
+    const bar = api.timeline.units
+      .filter((u) => u.worker === busiest.worker && u.slot === busiest.slot)
+      .reduce((a, b) => (b.end - b.start > a.end - a.start ? b : a));
+    const left = Number(await canvas.getAttribute('data-plot-left'));
+    const top = Number(await canvas.getAttribute('data-lane-top'));
+    const height = Number(await canvas.getAttribute('data-lane-height'));
+    const pxPerSecond = Number(await canvas.getAttribute('data-px-per-second'));
+    const box = (await canvas.boundingBox())!;
+    await page.mouse.move(
+      box.x + left + ((bar.start + bar.end) / 2) * pxPerSecond,
+      box.y + top + lane * height + height / 2,
+    );
+    const tip = page.locator('#timeline-tip');
+    await tip.waitFor({ state: 'visible' });
+    expect(await tip.textContent()).toContain(`N(${bar.n}, ${bar.depth}) unit ${bar.unit}`);
+
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const file = join(SCREENSHOTS, 'timeline.png');
+    await page.locator('#timeline-panel').screenshot({ path: file });
+    expect(readFileSync(file).subarray(1, 4).toString()).toBe('PNG');
   });
 
   it('saves a screenshot of the finished sweep', async () => {

@@ -3,6 +3,8 @@
 // the server is written with textContent, never as HTML.
 import type uPlotType from 'uplot';
 import type { DepthView, SizeView, Snapshot, SweepView, WorkerView } from '../src/snapshot.js';
+import type { TimelineUnit, TimelineView } from '../src/timeline.js';
+import { depthColour, overBy, seconds, TimelineChart } from './timeline-chart.js';
 
 interface SizeResult {
   readonly n: number;
@@ -81,9 +83,9 @@ function ago(iso: string): string {
   return duration((Date.now() - Date.parse(iso)) / 1000);
 }
 
-/** `n14-d9-u3` → `n=14 D=9 #3`. */
+/** `n14-d9-p<plan>-u3` → `n=14 D=9 #3`. */
 function jobLabel(id: string): string {
-  const m = /^n(\d+)-d(\d+)(?:-u(\d+))?$/.exec(id);
+  const m = /^n(\d+)-d(\d+)(?:-p[0-9a-f]+-u(\d+))?$/.exec(id);
   if (!m) return id;
   return `n=${m[1]} D=${m[2]}${m[3] === undefined ? '' : ` #${m[3]}`}`;
 }
@@ -123,6 +125,7 @@ function sweepCard(sweep: SweepView): HTMLElement {
   const canCancel = sweep.status === 'active' || sweep.status === 'waiting';
   const canRetry = sweep.status === 'failed' || sweep.status === 'cancelled';
   const actions = h('div', { class: 'sweep-actions' });
+  actions.append(timelineButton(sweep.id));
   if (canCancel) actions.append(actionButton(sweep.id, 'cancel', 'Cancel', 'danger small'));
   if (canRetry) actions.append(actionButton(sweep.id, 'retry', 'Retry', 'secondary small'));
   const message = sweepMessages.get(sweep.id);
@@ -249,6 +252,161 @@ function depthTable(depths: readonly DepthView[]): HTMLElement {
       ),
     ),
   );
+}
+
+// ---- the timeline of one sweep ----
+
+const timeline = new TimelineChart($<HTMLCanvasElement>('timeline'), $('timeline-tip'));
+/** The sweep shown in the timeline panel, and what its last snapshot said (to refresh it). */
+let timelineSweep: string | undefined;
+let timelineSeen = '';
+let timelineLoading = false;
+let timelineLoadedAt = 0;
+let timelineTimer: ReturnType<typeof setTimeout> | undefined;
+/** A running sweep's timeline reloads at most this often (a big one is megabytes of JSON). */
+const TIMELINE_REFRESH_MS = 5_000;
+
+function timelineButton(id: string): HTMLElement {
+  const button = h(
+    'button',
+    { type: 'button', class: 'secondary small', 'data-action': 'timeline' },
+    'Timeline',
+  );
+  button.addEventListener('click', () => {
+    timelineSweep = id;
+    $('timeline-panel').hidden = false;
+    loadTimeline()
+      .then(() => $('timeline-panel').scrollIntoView({ block: 'start' }))
+      .catch(() => undefined);
+  });
+  return button;
+}
+
+async function loadTimeline(): Promise<void> {
+  const id = timelineSweep;
+  if (id === undefined || timelineLoading) return;
+  timelineLoading = true;
+  timelineLoadedAt = Date.now();
+  const status = $('timeline-status');
+  try {
+    const res = await fetch(`/api/sweeps/${encodeURIComponent(id)}/timeline`, {
+      credentials: 'same-origin',
+    });
+    const data = (await res.json()) as unknown;
+    if (id !== timelineSweep) return;
+    if (!res.ok) {
+      status.textContent = errorOf(data).message ?? `HTTP ${res.status}`;
+      return;
+    }
+    status.textContent = '';
+    renderTimeline(data as TimelineView);
+  } catch {
+    status.textContent = 'The timeline cannot be loaded: the dashboard cannot be reached.';
+  } finally {
+    timelineLoading = false;
+  }
+}
+
+function renderTimeline(view: TimelineView): void {
+  $('timeline-title').textContent = `Timeline of ${view.sweepId}`;
+  timeline.draw(view);
+  const { makespan } = view;
+  const busy =
+    makespan.actualSeconds && makespan.slots
+      ? makespan.coreSeconds / (makespan.actualSeconds * makespan.slots)
+      : null;
+  const skipped = view.skipped.otherSweeps + view.skipped.untimed;
+  const facts: Child[] = [
+    h('span', {}, `n = ${nsLabel(view.ns)}`),
+    h('span', {}, `${view.total} units on ${view.lanes.length} slots`),
+    h(
+      'span',
+      { 'data-makespan': 'actual' },
+      `actual makespan ${makespan.actualSeconds === null ? '—' : seconds(makespan.actualSeconds)}`,
+    ),
+    h(
+      'span',
+      {
+        'data-makespan': 'planned',
+        title: 'Σ the sweep’s estimated core-seconds ÷ the slots shown: no unit sizes, no order',
+      },
+      makespan.plannedSeconds === null
+        ? 'planned makespan —'
+        : `planned ≈ ${seconds(makespan.plannedSeconds)} ` +
+            `(${seconds(makespan.estimatedCoreSeconds ?? 0)} estimated ÷ ${makespan.slots} slots)`,
+    ),
+    busy !== null && h('span', {}, `slots busy ${Math.round(busy * 100)}%`),
+    view.truncated &&
+      h('span', { class: 'warn' }, `showing the first ${view.units.length} units by start time`),
+    skipped > 0 &&
+      h(
+        'span',
+        {},
+        `not drawn: ${view.skipped.otherSweeps} counted by other sweeps, ` +
+          `${view.skipped.untimed} without a start time`,
+      ),
+  ];
+  $('timeline-facts').replaceChildren(...facts.filter((f): f is Node | string => Boolean(f)));
+  const depths = Array.from({ length: timeline.depths + 1 }, (_, d) => d);
+  $('timeline-legend').replaceChildren(
+    ...depths.map((d) => {
+      const swatch = h('span', { class: 'swatch' });
+      swatch.style.background = depthColour(d, timeline.depths);
+      return h('span', {}, swatch, `D=${d}`);
+    }),
+    h('span', { class: 'legend-note' }, 'paler: second count · red outline: far over estimate'),
+  );
+  renderOverruns(view.overruns);
+}
+
+function renderOverruns(units: readonly TimelineUnit[]): void {
+  $('overruns-empty').hidden = units.length > 0;
+  $('overruns').hidden = units.length === 0;
+  $('overruns')
+    .querySelector('tbody')
+    ?.replaceChildren(
+      ...units.map((u) =>
+        h(
+          'tr',
+          {},
+          h('td', { class: 'mono' }, `N(${u.n}, ${u.depth})`),
+          h('td', { class: 'mono' }, u.unit + (u.role === 'check' ? ' (check)' : '')),
+          h('td', {}, u.algorithm),
+          h('td', { class: 'num' }, seconds(u.seconds)),
+          h('td', { class: 'num' }, u.estimateSeconds === null ? '—' : seconds(u.estimateSeconds)),
+          h('td', { class: 'num' }, overBy(u.seconds, u.estimateSeconds)),
+          h('td', { class: 'mono' }, `${u.worker} #${u.slot}`),
+          h('td', { class: 'num' }, `+${seconds(u.start)}`),
+        ),
+      ),
+    );
+}
+
+/** Reloads an open timeline when its sweep's progress changed (at most one load at a time). */
+function refreshTimeline(sweeps: readonly SweepView[]): void {
+  const sweep = sweeps.find((s) => s.id === timelineSweep);
+  if (!sweep) return;
+  const seen = `${sweep.status}:${sweep.unitsDone}`;
+  if (seen === timelineSeen) return;
+  const wait = timelineLoadedAt + TIMELINE_REFRESH_MS - Date.now();
+  if (wait > 0) {
+    // Too soon: look again when the wait is over, so the last change is never missed.
+    timelineTimer ??= setTimeout(() => {
+      timelineTimer = undefined;
+      refreshTimeline(sweeps);
+    }, wait);
+    return;
+  }
+  timelineSeen = seen;
+  loadTimeline().catch(() => undefined);
+}
+
+function wireTimeline(): void {
+  $('timeline-close').addEventListener('click', () => {
+    timelineSweep = undefined;
+    timelineSeen = '';
+    $('timeline-panel').hidden = true;
+  });
 }
 
 // ---- workers and queues ----
@@ -423,12 +581,14 @@ function renderChart(results: readonly SizeResult[]): void {
 
 window.addEventListener('resize', () => {
   chart?.setSize({ width: Math.max(320, $('chart').clientWidth), height: 340 });
+  timeline.redraw();
 });
 
 // ---- live updates ----
 
 function render(snapshot: Snapshot): void {
   renderSweeps(snapshot.sweeps);
+  refreshTimeline(snapshot.sweeps);
   renderWorkers(snapshot.workers);
   renderQueues(snapshot.queues, snapshot.disagreements);
   // Results change only when an (n, D) or an n completes: fetch them again then.
@@ -522,5 +682,6 @@ async function showLogout(): Promise<void> {
 }
 
 wireForm();
+wireTimeline();
 connect();
 showLogout().catch(() => undefined);

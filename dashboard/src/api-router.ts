@@ -1,11 +1,13 @@
-// The JSON API the page uses (and scripts may): sweeps, results, workers, live events, and the
-// three controls (start, cancel, retry). Every input goes through validation.ts first.
+// The JSON API the page uses (and scripts may): sweeps and their timelines, results, workers,
+// live events, and the three controls (start, cancel, retry). Every input goes through
+// validation.ts first.
 import { Router } from 'express';
 import { MAX_N } from '@weak-queens/shared';
 import { type PipelineClient, resultsCsv, resultsJsonLine } from '@weak-queens/producer';
 import { HttpError } from './http-error.js';
 import type { LiveFeed } from './live-feed.js';
 import type { SnapshotReader } from './snapshot-reader.js';
+import type { TimelineReader } from './timeline-reader.js';
 import {
   parseEmptyBody,
   parseEmptyQuery,
@@ -13,18 +15,20 @@ import {
   parseSweepId,
   parseSweepListQuery,
   parseSweepRequest,
+  parseTimelineQuery,
 } from './validation.js';
 
 export interface ApiDeps {
   readonly client: PipelineClient;
   readonly reader: SnapshotReader;
+  readonly timelines: TimelineReader;
   readonly feed: LiveFeed;
   /** How long cancel and retry wait for running units before answering. */
   readonly removeTimeoutMs: number;
 }
 
 export function apiRouter(deps: ApiDeps): Router {
-  const { client, reader, feed } = deps;
+  const { client, reader, timelines, feed } = deps;
   const router = Router();
 
   router.get('/sweeps', async (req, res) => {
@@ -39,6 +43,14 @@ export function apiRouter(deps: ApiDeps): Router {
     const sweep = await reader.sweep(id);
     if (!sweep) throw new HttpError(404, 'not_found', `no sweep has the id "${id}"`, 'id');
     res.json(sweep);
+  });
+
+  router.get('/sweeps/:id/timeline', async (req, res) => {
+    const { limit } = parseTimelineQuery(req.query);
+    const id = parseSweepId(req.params.id);
+    const timeline = await timelines.read(id, { limit });
+    if (!timeline) throw new HttpError(404, 'not_found', `no sweep has the id "${id}"`, 'id');
+    res.json(timeline);
   });
 
   router.post('/sweeps', async (req, res) => {

@@ -36,6 +36,7 @@ import { redisGate, redisUnavailable } from './redis-gate.js';
 import { LiveFeed } from './live-feed.js';
 import { loginRouter } from './login.js';
 import { SnapshotReader } from './snapshot-reader.js';
+import { TimelineReader } from './timeline-reader.js';
 import { assetRouter, PAGE_FILE, PUBLIC_ASSETS, readPage } from './static-files.js';
 
 export class DashboardServer {
@@ -104,7 +105,13 @@ export class DashboardServer {
     app.use(
       '/api',
       express.json({ limit: '4kb', strict: true, type: 'application/json' }),
-      apiRouter({ client: this.client, reader, feed: this.feed, removeTimeoutMs: 5_000 }),
+      apiRouter({
+        client: this.client,
+        reader,
+        timelines: new TimelineReader(this.redis, config.prefix),
+        feed: this.feed,
+        removeTimeoutMs: 5_000,
+      }),
     );
     app.use('/queues', bullBoard(this.queues, { readOnly: !auth.enabled }));
     app.use((req, _res, next) => {

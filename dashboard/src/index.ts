@@ -22,6 +22,14 @@ export type {
   DepthStatus,
   SweepStatus,
 } from './snapshot.js';
+export type { TimelineView, TimelineUnit, TimelineLane, TimelineMakespan } from './timeline.js';
+export {
+  MAX_TIMELINE_UNITS,
+  MAX_OVERRUNS,
+  OVERRUN_MIN_SECONDS,
+  OVERRUN_RATIO,
+} from './timeline.js';
+export { TimelineReader } from './timeline-reader.js';
 export { mergeExpositions } from './exposition.js';
 export { CSRF_COOKIE, CSRF_HEADER } from './csrf.js';
 export { SESSION_COOKIE } from './auth.js';

@@ -17,6 +17,10 @@ const ASSETS: Record<string, readonly [string, string]> = {
     join(packageRoot, 'dist', 'web', 'client', 'app.js'),
     'text/javascript; charset=utf-8',
   ],
+  '/timeline-chart.js': [
+    join(packageRoot, 'dist', 'web', 'client', 'timeline-chart.js'),
+    'text/javascript; charset=utf-8',
+  ],
   '/vendor/uPlot.esm.js': [join(uplotDist, 'uPlot.esm.js'), 'text/javascript; charset=utf-8'],
   '/vendor/uPlot.min.css': [join(uplotDist, 'uPlot.min.css'), 'text/css; charset=utf-8'],
 };

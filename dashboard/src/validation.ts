@@ -1,6 +1,7 @@
 // One parser per HTTP input (query strings, path parameters, JSON bodies). Each accepts exactly
 // the fields it names and throws InvalidInputError saying what is allowed.
 import { InvalidInputError, MAX_N, parseNSpec, SWEEP_ID } from '@weak-queens/shared';
+import { MAX_TIMELINE_UNITS } from './timeline.js';
 
 type Query = Record<string, unknown>;
 
@@ -36,6 +37,17 @@ export function parseSweepListQuery(query: Query): SweepListQuery {
   const fields = strict(query, ['limit'], 'query parameter');
   if (fields.limit === undefined) return { limit: 20 };
   return { limit: integer('limit', fields.limit, 1, 200) };
+}
+
+export interface TimelineQuery {
+  /** At most this many units in the answer (the first by start time). */
+  readonly limit: number;
+}
+
+export function parseTimelineQuery(query: Query): TimelineQuery {
+  const fields = strict(query, ['limit'], 'query parameter');
+  if (fields.limit === undefined) return { limit: MAX_TIMELINE_UNITS };
+  return { limit: integer('limit', fields.limit, 1, MAX_TIMELINE_UNITS) };
 }
 
 export function parseEmptyQuery(query: Query): void {

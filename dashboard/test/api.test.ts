@@ -262,7 +262,7 @@ describe('when a unit fails and the sweep is retried from the dashboard', () => 
     // A payload no worker accepts: the unit fails without retries, and its n with it.
     const jobs = await queue.getJobs(['waiting', 'prioritized']);
     const job = jobs.find((j) => (j.data as { depth: number }).depth === 2);
-    expect(job?.id).toMatch(/^n5-d2(-u\d+)?$/);
+    expect(job?.id).toMatch(/^n5-d2(-p[0-9a-f]+-u\d+)?$/);
     await job!.updateData({ ...(job!.data as object), depth: 99 });
     worker = await startWorkerService({ config, logger: silent, concurrency: 1, heartbeatMs: 300 });
     const failed = await eventually(async () => {

@@ -17,7 +17,7 @@ import {
 } from '@weak-queens/shared';
 import { asJobFailure } from './failures.js';
 import { HandBackError } from './hand-back-error.js';
-import type { KernelPool } from './kernel-pool.js';
+import type { KernelPool, KernelRun } from './kernel-pool.js';
 import { DEFER_MS, firstCount, isBetterElsewhere, MAX_DEFERRALS } from './verification.js';
 
 export interface CountProcessorDeps {
@@ -147,10 +147,11 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       });
     };
 
+    const startedAt = Date.now();
     const started = performance.now();
-    let value: bigint;
+    let run: KernelRun;
     try {
-      value = await pool.run(unit, onProgress, { boundSeconds });
+      run = await pool.run(unit, onProgress, { boundSeconds });
     } catch (err) {
       if (err instanceof HandBackError) {
         // Back to `wait` without spending an attempt; another worker takes it from the start.
@@ -166,10 +167,13 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       n: data.n,
       depth: data.depth,
       unit: key,
-      value: value.toString(),
+      value: run.value.toString(),
       algorithm,
       seconds: (performance.now() - started) / 1000,
       worker: workerId,
+      sweepId: data.sweepId,
+      startedAt,
+      slot: run.slot,
       estimateSeconds: data.estimateSeconds,
       ...(check ? { role: 'check' as const } : {}),
       // Only a unit run as planned says something about the planned algorithm's model; the

@@ -6,10 +6,18 @@ import { KernelError } from './kernel-error.js';
 import type { ThreadReply } from './kernel-thread.js';
 
 interface Slot {
+  /** Its place in the pool, 0 … size − 1: a replaced thread takes the lowest free one. */
+  readonly index: number;
   readonly thread: Worker;
   busy: boolean;
   /** Rejects the running unit (hand-back or a dead thread). */
   abort?: (err: Error) => void;
+}
+
+/** A counted unit and the slot that counted it (the dashboard's timeline draws one lane per slot). */
+export interface KernelRun {
+  readonly value: bigint;
+  readonly slot: number;
 }
 
 export class KernelPool {
@@ -30,10 +38,10 @@ export class KernelPool {
     unit: WorkUnit,
     onProgress: (fraction: number) => void,
     options: { boundSeconds?: number } = {},
-  ): Promise<bigint> {
+  ): Promise<KernelRun> {
     if (this.closed) return Promise.reject(new HandBackError());
     const slot = this.acquire();
-    return new Promise<bigint>((resolve, reject) => {
+    return new Promise<KernelRun>((resolve, reject) => {
       const bound = options.boundSeconds;
       // setTimeout holds at most 2^31 − 1 ms (24.8 days); a longer bound is no bound here.
       const timer =
@@ -59,7 +67,7 @@ export class KernelPool {
       const onMessage = (reply: ThreadReply): void => {
         if (reply.type === 'progress') return onProgress(reply.fraction);
         finish();
-        if (reply.type === 'done') resolve(BigInt(reply.value));
+        if (reply.type === 'done') resolve({ value: BigInt(reply.value), slot: slot.index });
         else reject(new KernelError(reply.message, reply.retryable));
       };
       slot.abort = (err) => {
@@ -96,7 +104,10 @@ export class KernelPool {
         return slot;
       }
     }
-    const slot: Slot = { thread: new Worker(this.script), busy: true };
+    const taken = new Set([...this.slots].map((s) => s.index));
+    let index = 0;
+    while (taken.has(index)) index++;
+    const slot: Slot = { index, thread: new Worker(this.script), busy: true };
     slot.thread.on('error', (err) => {
       this.slots.delete(slot);
       slot.abort?.(new KernelError(`kernel thread crashed: ${err.message}`, true));

@@ -2,6 +2,7 @@
 // Counts are decimal strings; the parsers check every field of a value read back from Redis.
 import { InvalidInputError } from '../errors.js';
 import { type Algorithm, ALGORITHMS } from '../kernel/algorithms.js';
+import { SWEEP_ID } from './job-payloads.js';
 
 /** What a `unit` job returns: its share of N(n, D). */
 export interface UnitResult {
@@ -19,6 +20,12 @@ export interface UnitResult {
   readonly modelSeconds?: number;
   /** `check`: a unit of the second count of a verified sweep. */
   readonly role?: 'check';
+  /** The sweep whose job counted it (a later sweep may reuse it); older records lack it. */
+  readonly sweepId?: string;
+  /** When the kernel started on it (epoch ms, the worker's clock); older records lack it. */
+  readonly startedAt?: number;
+  /** The worker's kernel-pool slot that ran it (0 … concurrency − 1); older records lack it. */
+  readonly slot?: number;
 }
 
 /** What a `depth` job returns (and what the result store keeps per (n, D)). */
@@ -150,7 +157,35 @@ export function parseUnitResult(value: unknown): UnitResult {
     ...optionalSeconds(f, what, 'estimateSeconds'),
     ...optionalSeconds(f, what, 'modelSeconds'),
     ...optionalRole(f, what),
+    ...optionalSweepId(f, what),
+    ...optionalInteger(f, what, 'startedAt', 'epoch milliseconds'),
+    ...optionalInteger(f, what, 'slot', 'a slot index'),
   };
+}
+
+function optionalSweepId(f: Fields, what: string): { sweepId?: string } {
+  if (f.sweepId === undefined) return {};
+  const ok = typeof f.sweepId === 'string' && SWEEP_ID.test(f.sweepId);
+  return { sweepId: check<string>(ok, what, 'sweepId', f.sweepId, 'a sweep id or absent') };
+}
+
+/** `{ [name]: integer }` when the field is present (older records lack it), else `{}`. */
+function optionalInteger<K extends string>(
+  f: Fields,
+  what: string,
+  name: K,
+  allowed: string,
+): { [key in K]?: number } {
+  const value = f[name];
+  if (value === undefined) return {};
+  check(
+    Number.isSafeInteger(value) && (value as number) >= 0,
+    what,
+    name,
+    value,
+    `${allowed} (an integer ≥ 0)`,
+  );
+  return { [name]: value } as { [key in K]?: number };
 }
 
 function optionalRole(f: Fields, what: string): { role?: 'check' } {

@@ -1,0 +1,212 @@
+// Builds a sweep's timeline from the result store: the unit results its jobs counted, over every
+// (n, D) of its n (both counts of a verified sweep), placed by start time and the slot that ran
+// them.
+import type { Redis } from 'ioredis';
+import {
+  parseUnitResult,
+  type Role,
+  type SweepRecord,
+  SweepRegistry,
+  storeKeys,
+  type StoreKeys,
+  type UnitResult,
+  type WorkerInfo,
+} from '@weak-queens/shared';
+import {
+  MAX_OVERRUNS,
+  MAX_TIMELINE_UNITS,
+  OVERRUN_MIN_SECONDS,
+  OVERRUN_RATIO,
+  type TimelineLane,
+  type TimelineUnit,
+  type TimelineView,
+} from './timeline.js';
+
+const ROLES: readonly Role[] = ['primary', 'check'];
+
+/** A heartbeat claiming more slots than this is not believed (it would draw that many lanes). */
+const MAX_WORKER_SLOTS = 1024;
+
+interface TimedUnit {
+  readonly result: UnitResult;
+  readonly startedAt: number;
+  readonly slot: number;
+}
+
+export class TimelineReader {
+  private readonly keys: StoreKeys;
+  private readonly registry: SweepRegistry;
+
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+  ) {
+    this.keys = storeKeys(prefix);
+    this.registry = new SweepRegistry(redis, prefix);
+  }
+
+  /** The sweep's timeline, or undefined when no sweep has this id. */
+  async read(
+    id: string,
+    options: { limit?: number; now?: number } = {},
+  ): Promise<TimelineView | undefined> {
+    const json = await this.redis.get(this.keys.sweep(id));
+    if (json === null) return undefined;
+    const record = JSON.parse(json) as SweepRecord;
+    const limit = Math.min(options.limit ?? MAX_TIMELINE_UNITS, MAX_TIMELINE_UNITS);
+    const [stored, doneAt, workers] = await Promise.all([
+      this.storedUnits(record.ns),
+      this.doneAt(record),
+      this.registry.liveWorkers(),
+    ]);
+    const timed: TimedUnit[] = [];
+    let untimed = 0;
+    let otherSweeps = 0;
+    for (const result of stored) {
+      const { sweepId, startedAt, slot } = result ?? {};
+      if (!result || sweepId === undefined || startedAt === undefined || slot === undefined) {
+        untimed++;
+      } else if (sweepId !== record.id) otherSweeps++;
+      else timed.push({ result, startedAt, slot });
+    }
+    timed.sort(
+      (a, b) =>
+        a.startedAt - b.startedAt ||
+        a.result.worker.localeCompare(b.result.worker) ||
+        a.slot - b.slot,
+    );
+
+    const origin = timed[0]?.startedAt ?? null;
+    const units = timed.map((t) => timelineUnit(t, origin ?? 0));
+    const actualSeconds = units.length ? units.reduce((t, u) => Math.max(t, u.end), 0) : null;
+    const lanes = laneList(units, workers, doneAt ?? options.now ?? Date.now());
+    const estimates = record.ns.map((n) => record.estimates?.[String(n)]);
+    const estimatedCoreSeconds = estimates.every((e) => e !== undefined)
+      ? round(estimates.reduce<number>((t, e) => t + (e ?? 0), 0))
+      : null;
+    const overruns = units
+      .filter(isOverrun)
+      .sort((a, b) => overrunRatio(b) - overrunRatio(a))
+      .slice(0, MAX_OVERRUNS);
+    return {
+      sweepId: record.id,
+      ns: record.ns,
+      createdAt: record.createdAt,
+      origin,
+      lanes,
+      units: units.slice(0, limit),
+      total: units.length,
+      truncated: units.length > limit,
+      makespan: {
+        plannedSeconds:
+          estimatedCoreSeconds === null || lanes.length === 0
+            ? null
+            : round(estimatedCoreSeconds / lanes.length),
+        estimatedCoreSeconds,
+        actualSeconds,
+        coreSeconds: round(units.reduce((t, u) => t + u.seconds, 0)),
+        slots: lanes.length,
+      },
+      overruns,
+      skipped: { untimed, otherSweeps },
+    };
+  }
+
+  /** Every stored unit result of the sweep's n (undefined for an unreadable record). */
+  private async storedUnits(ns: readonly number[]): Promise<(UnitResult | undefined)[]> {
+    const pipeline = this.redis.pipeline();
+    for (const n of ns) {
+      for (let d = 0; d < n; d++) {
+        for (const role of ROLES) {
+          pipeline.hvals(role === 'check' ? this.keys.checkUnits(n, d) : this.keys.units(n, d));
+        }
+      }
+    }
+    const replies = (await pipeline.exec()) ?? [];
+    return replies.flatMap(([, jsons]) => ((jsons ?? []) as string[]).map(readUnit));
+  }
+
+  /** When the sweep's last n was stored, if every n is. */
+  private async doneAt(record: SweepRecord): Promise<number | undefined> {
+    const values = await this.redis.hvals(this.keys.sweepDone(record.id));
+    if (values.length === 0 || values.length < record.ns.length) return undefined;
+    return Math.max(...values.map((v) => Date.parse(v)));
+  }
+}
+
+function readUnit(json: string): UnitResult | undefined {
+  try {
+    return parseUnitResult(JSON.parse(json));
+  } catch {
+    return undefined;
+  }
+}
+
+function timelineUnit(t: TimedUnit, origin: number): TimelineUnit {
+  const { result } = t;
+  const start = (t.startedAt - origin) / 1000;
+  return {
+    n: result.n,
+    depth: result.depth,
+    role: result.role === 'check' ? 'check' : 'primary',
+    unit: result.unit,
+    algorithm: result.algorithm,
+    worker: result.worker,
+    slot: t.slot,
+    start: round(start),
+    end: round(start + result.seconds),
+    seconds: result.seconds,
+    estimateSeconds: result.estimateSeconds ?? null,
+  };
+}
+
+/**
+ * One lane per slot that ran a unit of the sweep, plus the idle slots of live workers that were
+ * up before the sweep ended (the lanes that show idle capacity), by worker id and slot.
+ */
+function laneList(
+  units: readonly TimelineUnit[],
+  workers: readonly WorkerInfo[],
+  end: number,
+): TimelineLane[] {
+  const lanes = new Map<string, { worker: string; slot: number; units: number; busy: number }>();
+  const lane = (worker: string, slot: number) => {
+    const key = `${worker}\u0000${slot}`;
+    let found = lanes.get(key);
+    if (!found) {
+      found = { worker, slot, units: 0, busy: 0 };
+      lanes.set(key, found);
+    }
+    return found;
+  };
+  for (const u of units) {
+    const l = lane(u.worker, u.slot);
+    l.units++;
+    l.busy += u.seconds;
+  }
+  for (const w of workers) {
+    if (!(Date.parse(w.startedAt) <= end)) continue;
+    const slots = Number.isInteger(w.concurrency) ? Math.min(w.concurrency, MAX_WORKER_SLOTS) : 0;
+    for (let slot = 0; slot < slots; slot++) lane(w.id, slot);
+  }
+  return [...lanes.values()]
+    .sort((a, b) => a.worker.localeCompare(b.worker) || a.slot - b.slot)
+    .map((l) => ({ worker: l.worker, slot: l.slot, units: l.units, busySeconds: round(l.busy) }));
+}
+
+function isOverrun(u: TimelineUnit): boolean {
+  return (
+    u.estimateSeconds !== null &&
+    u.seconds > OVERRUN_MIN_SECONDS &&
+    u.seconds > OVERRUN_RATIO * u.estimateSeconds
+  );
+}
+
+function overrunRatio(u: TimelineUnit): number {
+  return u.estimateSeconds ? u.seconds / u.estimateSeconds : Infinity;
+}
+
+/** Milliseconds are plenty on a timeline, and keep the JSON short. */
+function round(seconds: number): number {
+  return Math.round(seconds * 1000) / 1000;
+}
