@@ -368,22 +368,6 @@ export interface Stepper<V> {
   valueAt(v: V, window: number): bigint;
 }
 
-/** The stepper of a table's arithmetic (`shape.counts`). */
-export function stepperFor(
-  shape: TransferShape,
-  table: WindowTable,
-  conflictOf: Int32Array,
-): Stepper<Uint16Array> | Stepper<Float64Array> | Stepper<Uint32Array> {
-  switch (shape.counts) {
-    case 'uint16':
-      return smallStepper(table, conflictOf);
-    case 'float64':
-      return doubleStepper(table, conflictOf);
-    case 'residues':
-      return residueStepper(table, conflictOf, new ResidueSystem(table.n));
-  }
-}
-
 /** Per column c: the columns a queen in c attacks D rows later (the window's oldest row). */
 export function conflictsAtDepth(n: number, depth: number): Int32Array {
   const conflictOf = new Int32Array(n);
@@ -400,7 +384,7 @@ export function conflictsAtDepth(n: number, depth: number): Int32Array {
 
 const FLUSH = 2 ** 52;
 
-function smallStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Uint16Array> {
+export function smallStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Uint16Array> {
   const { childMask, parents, revFirst, kept, windowCount } = table;
   const last = windowCount - 1;
   return {
@@ -472,7 +456,7 @@ function smallStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Uint1
   };
 }
 
-function doubleStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Float64Array> {
+export function doubleStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Float64Array> {
   const { childMask, parents, revFirst, kept, windowCount } = table;
   const last = windowCount - 1;
   const HALF = 2 ** 26;
@@ -559,7 +543,7 @@ function doubleStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Floa
   };
 }
 
-function residueStepper(
+export function residueStepper(
   table: WindowTable,
   conflictOf: Int32Array,
   residues: ResidueSystem,
