@@ -48,7 +48,6 @@ export type TeamReply =
 /** Numbers one thread puts into one gather: 1 + 2 per kept row (at most 16 at n ≤ 32). */
 export const SCRATCH_SLOTS = 40;
 
-
 const THREAD_SCRIPT = new URL('./window-transfer-thread.js', import.meta.url);
 
 /**
@@ -94,15 +93,20 @@ export async function countByWindowTransferParallel(
   });
 
   const partials: bigint[] = [];
+  const replied = new Array<boolean>(threads).fill(false);
   let middle = 0n;
   let onAbort: (() => void) | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
-      onAbort = () => reject(signal?.reason);
+      onAbort = () => {
+        const reason: unknown = signal?.reason;
+        reject(reason instanceof Error ? reason : new Error(`aborted: ${String(reason)}`));
+      };
       signal?.addEventListener('abort', onAbort, { once: true });
       team.forEach((thread, index) => {
         thread.on('message', (reply: TeamReply) => {
           if (reply.type === 'progress') return onProgress?.(reply.fraction);
+          replied[index] = true;
           partials.push(BigInt(reply.partial));
           middle += BigInt(reply.middle);
           if (partials.length === threads) resolve();
@@ -110,7 +114,7 @@ export async function countByWindowTransferParallel(
         // A thread that fails leaves the others waiting at a barrier: the finally stops them.
         thread.on('error', (err) => reject(err));
         thread.on('exit', (code) => {
-          if (partials.length < threads) {
+          if (!replied[index]) {
             reject(new Error(`window-transfer thread ${index} exited with code ${code}`));
           }
         });

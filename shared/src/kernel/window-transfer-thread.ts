@@ -2,12 +2,7 @@
 // thread of the team runs this same program on its own contiguous share of each pass (trie
 // nodes or windows) and the team meets at a barrier (Atomics over shared memory) between
 // passes. Thread 0 allocates each shared array and hands it to the others through ports.
-import {
-  type MessagePort,
-  parentPort,
-  receiveMessageOnPort,
-  workerData,
-} from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { fullMask, popcount } from './board.js';
 import { ResidueSystem } from './exact.js';
 import {
@@ -24,12 +19,7 @@ import {
   transferShape,
   type WindowTable,
 } from './window-transfer.js';
-import {
-  SCRATCH_SLOTS,
-  type TeamReply,
-  type TeamThreadData,
-} from './window-transfer-parallel.js';
-
+import { SCRATCH_SLOTS, type TeamReply, type TeamThreadData } from './window-transfer-parallel.js';
 
 class Team {
   private readonly control: Int32Array;
@@ -212,7 +202,15 @@ function buildTable(
     if (!next.last) {
       const t1 = nodes[2 * hi]!;
       const suffix = next.suffix.subarray(t0, t1);
-      reverseNodes(nodes, reversed, suffix, next.oldest.subarray(t0, t1), t1 - t0, next.reversed, t0);
+      reverseNodes(
+        nodes,
+        reversed,
+        suffix,
+        next.oldest.subarray(t0, t1),
+        t1 - t0,
+        next.reversed,
+        t0,
+      );
     }
     team.barrier();
     onLevel(level + 1);
@@ -232,6 +230,10 @@ function buildTable(
   }
   // D = 1: the root is the only node of level D−1.
   const mask = childMask ?? Int32Array.of(full);
+  // The upper levels are garbage from here on: drop them before the table's last arrays come.
+  cols = left = right = nodes = prevNodes = new Int32Array(0);
+  suffixRank = new Uint32Array(0);
+  oldestCol = new Uint8Array(0);
 
   // Pass 1 over this thread's share of level D−1: parents, and the sums the offsets need.
   const { parents, base } = team.share(() => ({
@@ -331,18 +333,33 @@ function countTogether(team: Team, data: TeamThreadData): TeamReply {
   const conflictOf = conflictsAtDepth(n, depth);
   switch (shape.counts) {
     case 'uint16':
-      return stepTogether(team, data, table, range, smallStepper(table, conflictOf), (cells) =>
-        new Uint16Array(new SharedArrayBuffer(2 * cells)),
+      return stepTogether(
+        team,
+        data,
+        table,
+        range,
+        smallStepper(table, conflictOf),
+        (cells) => new Uint16Array(new SharedArrayBuffer(2 * cells)),
       );
     case 'float64':
-      return stepTogether(team, data, table, range, doubleStepper(table, conflictOf), (cells) =>
-        new Float64Array(new SharedArrayBuffer(8 * cells)),
+      return stepTogether(
+        team,
+        data,
+        table,
+        range,
+        doubleStepper(table, conflictOf),
+        (cells) => new Float64Array(new SharedArrayBuffer(8 * cells)),
       );
     case 'residues': {
       const residues = new ResidueSystem(n);
       const stepper = residueStepper(table, conflictOf, residues);
-      return stepTogether(team, data, table, range, stepper, (cells) =>
-        new Uint32Array(new SharedArrayBuffer(4 * residues.size * cells)),
+      return stepTogether(
+        team,
+        data,
+        table,
+        range,
+        stepper,
+        (cells) => new Uint32Array(new SharedArrayBuffer(4 * residues.size * cells)),
       );
     }
   }
