@@ -184,7 +184,7 @@ describe('when jobs nobody planned are added to the queues by hand', () => {
         'unit job.prefix: [10] is not allowed; expected the rows of a planned unit (the first row in the left half, or the middle column)',
       'partial-depth': expect.stringContaining(
         `the units listed for N(11, 8) are not those of plan ${plan8}`,
-      ) as unknown as string,
+      ) as string,
     });
 
     await c.waitFor(sweep.id);
