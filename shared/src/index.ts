@@ -38,6 +38,11 @@ export {
 export { classicCount, uniqueCount, listBoards, formatBoard } from './kernel/classic.js';
 export { countByDfs } from './kernel/bitmask-dfs.js';
 export { countByWindowTransfer } from './kernel/window-transfer.js';
+export {
+  countByWindowTransferParallel,
+  type ParallelTransferOptions,
+  MAX_TEAM_THREADS,
+} from './kernel/window-transfer-parallel.js';
 export { countBySeedDp } from './kernel/seed-dp.js';
 export { estimateTree } from './kernel/estimate.js';
 export {

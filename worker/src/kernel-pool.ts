@@ -1,9 +1,11 @@
-// A fixed set of worker threads that run kernel units, one unit per thread at a time.
+// A fixed set of worker threads that run kernel units, one unit per thread at a time; a big
+// window-transfer unit instead runs alone on a team of as many threads as the pool has slots.
 import { Worker } from 'node:worker_threads';
-import type { WorkUnit } from '@weak-queens/shared';
+import { countByWindowTransferParallel, WeakQueensError, type WorkUnit } from '@weak-queens/shared';
 import { HandBackError } from './hand-back-error.js';
 import { KernelError } from './kernel-error.js';
 import type { ThreadReply } from './kernel-thread.js';
+import { SlotGate } from './slot-gate.js';
 
 interface Slot {
   /** Its place in the pool, 0 … size − 1: a replaced thread takes the lowest free one. */
@@ -17,47 +19,123 @@ interface Slot {
 /** A counted unit and the slot that counted it (the dashboard's timeline draws one lane per slot). */
 export interface KernelRun {
   readonly value: bigint;
+  /** The slot's index; a unit on every slot (a team) is shown on slot 0. */
   readonly slot: number;
 }
 
+export interface KernelPoolOptions {
+  /** The thread script of a slot (tests point it elsewhere). */
+  readonly script?: URL;
+  /**
+   * A window-transfer unit estimated at this many single-core seconds or more runs on every
+   * slot at once (default 10: long enough that letting the other slots drain first pays).
+   */
+  readonly wholeMachineSeconds?: number;
+  /** … and so does one estimated at this many bytes or more, which is best run alone. */
+  readonly wholeMachineBytes?: number;
+}
+
+export const WHOLE_MACHINE_SECONDS = 10;
+export const WHOLE_MACHINE_BYTES = 512 * 1024 ** 2;
+
+type RunOptions = { readonly boundSeconds?: number };
+
 export class KernelPool {
   private readonly slots = new Set<Slot>();
+  /** Aborts each whole-machine unit running now (a hand-back or its work bound). */
+  private readonly teams = new Map<AbortController, Promise<unknown>>();
+  private readonly gate = new SlotGate();
+  private readonly script: URL;
   private closed = false;
 
   constructor(
     readonly size: number,
-    private readonly script: URL = new URL('./kernel-thread.js', import.meta.url),
-  ) {}
+    private readonly options: KernelPoolOptions = {},
+  ) {
+    this.script = options.script ?? new URL('./kernel-thread.js', import.meta.url);
+  }
 
   /**
-   * Counts one unit on a free thread (there is always one: BullMQ concurrency = pool size).
-   * With `boundSeconds`, a unit still running after that long is stopped (its thread is
-   * terminated) and rejected with a non-retryable KernelError that says so.
+   * Counts one unit on a free thread (there is always one: BullMQ concurrency = pool size), or
+   * a big window-transfer unit on all `size` threads once the others are free (see
+   * usesWholeMachine); units that arrive meanwhile wait for it. With `boundSeconds`, a unit
+   * still running after that long is stopped (its threads are terminated) and rejected with a
+   * non-retryable KernelError that says so.
    */
-  run(
+  async run(
     unit: WorkUnit,
     onProgress: (fraction: number) => void,
-    options: { boundSeconds?: number } = {},
+    options: RunOptions = {},
   ): Promise<KernelRun> {
-    if (this.closed) return Promise.reject(new HandBackError());
+    if (this.closed) throw new HandBackError();
+    const alone = this.usesWholeMachine(unit);
+    const release = await this.gate.enter(alone);
+    try {
+      if (this.closed) throw new HandBackError();
+      return alone
+        ? { value: await this.runOnTeam(unit, onProgress, options), slot: 0 }
+        : await this.runOnSlot(unit, onProgress, options);
+    } finally {
+      release();
+    }
+  }
+
+  /** Whether a unit runs on every slot: a window transfer whose time or memory justifies it. */
+  usesWholeMachine(unit: WorkUnit): boolean {
+    const seconds = this.options.wholeMachineSeconds ?? WHOLE_MACHINE_SECONDS;
+    const bytes = this.options.wholeMachineBytes ?? WHOLE_MACHINE_BYTES;
+    return (
+      this.size > 1 &&
+      unit.algorithm === 'window-transfer' &&
+      (unit.estimate.seconds >= seconds || unit.estimate.bytes >= bytes)
+    );
+  }
+
+  private runOnTeam(
+    unit: WorkUnit,
+    onProgress: (fraction: number) => void,
+    options: RunOptions,
+  ): Promise<bigint> {
+    const controller = new AbortController();
+    const timer = boundTimer(options.boundSeconds, (message) =>
+      controller.abort(new KernelError(message, false)),
+    );
+    const counted = countByWindowTransferParallel(unit.n, unit.depth, unit.prefix, {
+      threads: this.size,
+      onProgress,
+      signal: controller.signal,
+    }).then(
+      (count) => BigInt(unit.weight) * count,
+      (err: unknown) => {
+        if (err instanceof HandBackError || err instanceof KernelError) throw err;
+        const message = err instanceof Error ? err.message : String(err);
+        const retryable = !(err instanceof WeakQueensError) || err.retryable;
+        throw new KernelError(message, retryable);
+      },
+    );
+    const settled = counted.finally(() => {
+      if (timer) clearTimeout(timer);
+      this.teams.delete(controller);
+    });
+    this.teams.set(
+      controller,
+      settled.catch(() => undefined),
+    );
+    return settled;
+  }
+
+  private runOnSlot(
+    unit: WorkUnit,
+    onProgress: (fraction: number) => void,
+    options: RunOptions,
+  ): Promise<KernelRun> {
     const slot = this.acquire();
     return new Promise<KernelRun>((resolve, reject) => {
-      const bound = options.boundSeconds;
-      // setTimeout holds at most 2^31 − 1 ms (24.8 days); a longer bound is no bound here.
-      const timer =
-        bound === undefined || bound * 1000 > 2 ** 31 - 1
-          ? undefined
-          : setTimeout(() => {
-              this.slots.delete(slot);
-              slot.abort?.(
-                new KernelError(
-                  `the unit ran past its work bound of ${bound} s (its plan's estimate ` +
-                    `allows no more); stopped`,
-                  false,
-                ),
-              );
-              void slot.thread.terminate();
-            }, bound * 1000);
+      const timer = boundTimer(options.boundSeconds, (message) => {
+        this.slots.delete(slot);
+        slot.abort?.(new KernelError(message, false));
+        void slot.thread.terminate();
+      });
       const finish = (): void => {
         if (timer) clearTimeout(timer);
         slot.thread.off('message', onMessage);
@@ -79,14 +157,23 @@ export class KernelPool {
     });
   }
 
-  /** Stops every running unit now; their promises reject with HandBackError. */
+  /**
+   * Stops every running unit now, and gives back the ones waiting for a whole-machine unit;
+   * their promises reject with HandBackError. Resolves once their threads are gone.
+   */
   async handBack(): Promise<void> {
+    this.gate.denyWaiting(new HandBackError());
+    const teams = [...this.teams];
+    for (const [controller] of teams) controller.abort(new HandBackError());
     const busy = [...this.slots].filter((s) => s.busy);
     for (const slot of busy) {
       this.slots.delete(slot);
       slot.abort?.(new HandBackError());
     }
-    await Promise.all(busy.map((s) => s.thread.terminate()));
+    await Promise.all([
+      ...busy.map((s) => s.thread.terminate()),
+      ...teams.map(([, settled]) => settled),
+    ]);
   }
 
   async close(): Promise<void> {
@@ -120,4 +207,23 @@ export class KernelPool {
     this.slots.add(slot);
     return slot;
   }
+}
+
+/**
+ * The timer of a work bound, or none. setTimeout holds at most 2^31 − 1 ms (24.8 days); a
+ * longer bound is no bound here.
+ */
+function boundTimer(
+  bound: number | undefined,
+  stop: (message: string) => void,
+): ReturnType<typeof setTimeout> | undefined {
+  if (bound === undefined || bound * 1000 > 2 ** 31 - 1) return undefined;
+  return setTimeout(
+    () =>
+      stop(
+        `the unit ran past its work bound of ${bound} s (its plan's estimate allows no more); ` +
+          `stopped`,
+      ),
+    bound * 1000,
+  );
 }

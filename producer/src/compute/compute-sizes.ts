@@ -4,6 +4,7 @@ import { type AlgorithmChoice, planUnits, type WorkUnit } from '@weak-queens/sha
 import { CostProgress } from './cost-progress.js';
 import { InProcessRunner } from './in-process-runner.js';
 import { type SizeResult, SizeTotals } from './size-totals.js';
+import { TeamRunner } from './team-runner.js';
 import { UnitPool } from './unit-pool.js';
 import type { UnitRunner } from './unit-runner.js';
 
@@ -27,13 +28,18 @@ const MAX_UNITS_PER_DEPTH = 2048;
 export async function computeSizes(ns: readonly number[], options: ComputeOptions): Promise<void> {
   const units = planSizes(ns, options.algorithm, options.threads);
   const totals = new SizeTotals(units, ns);
+  // With k > 1 threads, a big transfer unit runs on all k at once (TeamRunner), the rest on
+  // the pool.
   const runner: UnitRunner =
     options.threads === 1
       ? new InProcessRunner()
-      : new UnitPool({
-          threads: Math.min(options.threads, Math.max(1, units.length)),
-          progress: options.onProgress !== undefined,
-        });
+      : new TeamRunner(
+          options.threads,
+          new UnitPool({
+            threads: Math.min(options.threads, Math.max(1, units.length)),
+            progress: options.onProgress !== undefined,
+          }),
+        );
   const progress = options.onProgress && new CostProgress(units, options.onProgress);
   try {
     for (const result of totals.drain()) options.onSize(result);

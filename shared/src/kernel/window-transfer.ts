@@ -217,7 +217,7 @@ export function buildWindowTable(n: number, depth: number, focus: readonly numbe
 }
 
 /** Fills each node's first-child index from the child masks (and the sentinel); the total. */
-function fillBases(nodes: Int32Array, count: number): number {
+export function fillBases(nodes: Int32Array, count: number): number {
   let total = 0;
   for (let i = 0; i < count; i++) {
     nodes[2 * i] = total;
@@ -232,7 +232,7 @@ function fillBases(nodes: Int32Array, count: number): number {
  * `oldest[k]` one level down: child `oldest` of the suffix's reversal. The lookups are random;
  * two tight loops let the processor keep many of them in flight at once.
  */
-function reverseNodes(
+export function reverseNodes(
   nodes: Int32Array,
   reversed: Uint32Array,
   suffix: Uint32Array,
@@ -249,7 +249,7 @@ function reverseNodes(
 }
 
 /** Follows the focus one level down: a single path while it lasts, then the whole subtree. */
-function followFocus(
+export function followFocus(
   focus: readonly number[],
   level: number,
   nodes: Int32Array,
@@ -265,7 +265,7 @@ function followFocus(
   return [at, at + 1];
 }
 
-const CHUNK = 4096;
+export const CHUNK = 4096;
 
 /**
  * Number of legal completions of `prefix` on an (n, D) board.
@@ -292,8 +292,8 @@ export function countByWindowTransfer(
   const shape = transferShape(n, depth, prefix.length);
   const table = buildWindowTable(n, depth, focus);
   const rows = n - Math.max(depth, prefix.length);
-  const conflictOf = new Int32Array(n);
-  for (let c = 0; c < n; c++) conflictOf[c] = attackedBy(n, c, depth);
+  const conflictOf = conflictsAtDepth(n, depth);
+  const whole = wholeRange(table);
   // The longer vector's steps plus one unit for the table, one for the final sum.
   const units = shape.steps + 2;
   onProgress?.(1 / units);
@@ -301,14 +301,14 @@ export function countByWindowTransfer(
     let current = step.ones();
     let next = step.zeros();
     for (let done = 0; done < shape.steps; done++) {
-      step.run(current, next);
+      step.run(current, next, whole);
       [current, next] = [next, current];
       onProgress?.((done + 2) / units);
     }
     if (!shape.meetsInMiddle) return step.rangeSum(current);
     // An even number of rows pairs G_k with itself; an odd one G_k (next) with G_k+1.
     const a = 2 * shape.steps === rows ? current : next;
-    const half = step.dot(a, current);
+    const half = step.dot(a, current, whole);
     // Only a one-column window (D = 1, n odd) can be its own mirror image: counted once.
     if (table.windowCount % 2 === 0) return 2n * half;
     const middle = table.kept - 1;
@@ -330,17 +330,49 @@ export function countByWindowTransfer(
   return total;
 }
 
+/**
+ * A contiguous run [start, end) of trie level D−1 nodes and where its windows begin: a step or
+ * a dot product over it touches only the windows (o1, s) with s in the run, so runs that tile
+ * the level split the work (see window-transfer-parallel.ts) and their results add up.
+ */
+export interface NodeRange {
+  readonly start: number;
+  readonly end: number;
+  /** The index of node `start`'s first child window. */
+  readonly first: number;
+  /** Per kept oldest column o1: the index of the first window (o1, s) with s ≥ start. */
+  readonly next: ArrayLike<number>;
+}
+
+/** Every node of the table. */
+export function wholeRange(table: WindowTable): NodeRange {
+  return { start: 0, end: table.childMask.length, first: 0, next: table.rowStart };
+}
+
 /** The step, dot product and sums for one arithmetic, over typed-array count vectors. */
-interface Stepper<V> {
+export interface Stepper<V> {
   ones(): V;
   zeros(): V;
-  /** to = one step of from. */
-  run(from: V, to: V): void;
-  /** Σ over kept windows u of a(u) · b(rev u). */
-  dot(a: V, b: V): bigint;
-  /** Σ over the focus range (every window, not just the kept ones). */
-  rangeSum(v: V): bigint;
+  /** to = one step of from, for the windows of the nodes in `range`. */
+  run(from: V, to: V, range: NodeRange): void;
+  /**
+   * Σ over the kept windows u of the nodes in `range` of a(u) · b(rev u); with residues, that
+   * sum modulo the product of the primes.
+   */
+  dot(a: V, b: V, range: NodeRange): bigint;
+  /**
+   * Σ over windows [lo, hi) (every window, not just the kept ones; by default the focus
+   * range); with residues, modulo the product of the primes.
+   */
+  rangeSum(v: V, lo?: number, hi?: number): bigint;
   valueAt(v: V, window: number): bigint;
+}
+
+/** Per column c: the columns a queen in c attacks D rows later (the window's oldest row). */
+export function conflictsAtDepth(n: number, depth: number): Int32Array {
+  const conflictOf = new Int32Array(n);
+  for (let c = 0; c < n; c++) conflictOf[c] = attackedBy(n, c, depth);
+  return conflictOf;
 }
 
 // The step loops below are the same pull, written out per arithmetic so each stays
@@ -352,16 +384,15 @@ interface Stepper<V> {
 
 const FLUSH = 2 ** 52;
 
-function smallStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Uint16Array> {
+export function smallStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Uint16Array> {
   const { childMask, parents, revFirst, kept, windowCount } = table;
   const last = windowCount - 1;
-  const nodes = childMask.length;
   return {
     ones: () => new Uint16Array(kept).fill(1),
     zeros: () => new Uint16Array(kept),
-    run(from, to) {
-      const next = Int32Array.from(table.rowStart); // next window of each row
-      for (let s = 0, first = 0; s < nodes; s++) {
+    run(from, to, range) {
+      const next = Int32Array.from(range.next); // next window of each row
+      for (let s = range.start, first = range.first; s < range.end; s++) {
         const children = childMask[s]!;
         let rowsLeft = parents[s]!;
         while (rowsLeft !== 0) {
@@ -385,16 +416,16 @@ function smallStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Uint1
         first += popcount(children);
       }
     },
-    dot(a, b) {
+    dot(a, b, range) {
       // Products stay below 2^32, so a double takes 2^20 of them before a flush. The read of
       // the reversal's count is random (and dominates); when a is b, the terms of u and of
       // its partner are equal, so each pair is read once (`paired` holds them, counted twice).
       const same = a === b;
-      const next = Int32Array.from(table.rowStart);
+      const next = Int32Array.from(range.next);
       let flushed = 0n;
       let acc = 0;
       let paired = 0;
-      for (let s = 0; s < nodes; s++) {
+      for (let s = range.start; s < range.end; s++) {
         const rowsAll = parents[s]!;
         const reversal = revFirst[s]!;
         let rowsLeft = rowsAll;
@@ -416,26 +447,25 @@ function smallStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Uint1
       }
       return flushed + BigInt(acc) + 2n * BigInt(paired);
     },
-    rangeSum(v) {
+    rangeSum(v, lo = table.rangeStart, hi = table.rangeEnd) {
       let total = 0;
-      for (let t = table.rangeStart; t < table.rangeEnd; t++) total += v[t < kept ? t : last - t]!;
+      for (let t = lo; t < hi; t++) total += v[t < kept ? t : last - t]!;
       return BigInt(total); // fewer than 2^32 windows, each below 2^16
     },
     valueAt: (v, t) => BigInt(v[t]!),
   };
 }
 
-function doubleStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Float64Array> {
+export function doubleStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Float64Array> {
   const { childMask, parents, revFirst, kept, windowCount } = table;
   const last = windowCount - 1;
-  const nodes = childMask.length;
   const HALF = 2 ** 26;
   return {
     ones: () => new Float64Array(kept).fill(1),
     zeros: () => new Float64Array(kept),
-    run(from, to) {
-      const next = Int32Array.from(table.rowStart);
-      for (let s = 0, first = 0; s < nodes; s++) {
+    run(from, to, range) {
+      const next = Int32Array.from(range.next);
+      for (let s = range.start, first = range.first; s < range.end; s++) {
         const children = childMask[s]!;
         let rowsLeft = parents[s]!;
         while (rowsLeft !== 0) {
@@ -459,17 +489,17 @@ function doubleStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Floa
         first += popcount(children);
       }
     },
-    dot(a, b) {
+    dot(a, b, range) {
       // Counts are below 2^52: split each into 26-bit halves, whose products are below 2^52,
       // and add the high, middle and low products separately.
-      const next = Int32Array.from(table.rowStart);
+      const next = Int32Array.from(range.next);
       let hi = 0n;
       let mid = 0n;
       let lo = 0n;
       let accHi = 0;
       let accMid = 0;
       let accLo = 0;
-      for (let s = 0; s < nodes; s++) {
+      for (let s = range.start; s < range.end; s++) {
         const rowsAll = parents[s]!;
         const reversal = revFirst[s]!;
         let rowsLeft = rowsAll;
@@ -500,10 +530,10 @@ function doubleStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Floa
       lo += BigInt(accLo);
       return (hi << 52n) + (mid << 26n) + lo;
     },
-    rangeSum(v) {
+    rangeSum(v, lo = table.rangeStart, hi = table.rangeEnd) {
       let flushed = 0n;
       let acc = 0;
-      for (let t = table.rangeStart; t < table.rangeEnd; t++) {
+      for (let t = lo; t < hi; t++) {
         acc += v[t < kept ? t : last - t]!;
         if (acc >= FLUSH) [flushed, acc] = [flushed + BigInt(acc), 0];
       }
@@ -513,14 +543,13 @@ function doubleStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Floa
   };
 }
 
-function residueStepper(
+export function residueStepper(
   table: WindowTable,
   conflictOf: Int32Array,
   residues: ResidueSystem,
 ): Stepper<Uint32Array> {
   const { childMask, parents, revFirst, kept, windowCount } = table;
   const last = windowCount - 1;
-  const nodes = childMask.length;
   const P = residues.size;
   const primes = residues.primes;
   // A window sums at most n − D + 1 ≤ MAX_ADDENDS children, each below 2^27: below 2^32.
@@ -528,9 +557,9 @@ function residueStepper(
   return {
     ones: () => new Uint32Array(kept * P).fill(1),
     zeros: () => new Uint32Array(kept * P),
-    run(from, to) {
-      const next = Int32Array.from(table.rowStart);
-      for (let s = 0, first = 0; s < nodes; s++) {
+    run(from, to, range) {
+      const next = Int32Array.from(range.next);
+      for (let s = range.start, first = range.first; s < range.end; s++) {
         const children = childMask[s]!;
         let rowsLeft = parents[s]!;
         while (rowsLeft !== 0) {
@@ -558,10 +587,10 @@ function residueStepper(
         first += popcount(children);
       }
     },
-    dot(a, b) {
-      const next = Int32Array.from(table.rowStart);
+    dot(a, b, range) {
+      const next = Int32Array.from(range.next);
       const acc = new Float64Array(P);
-      for (let s = 0; s < nodes; s++) {
+      for (let s = range.start; s < range.end; s++) {
         const rowsAll = parents[s]!;
         const reversal = revFirst[s]!;
         let rowsLeft = rowsAll;
@@ -579,9 +608,9 @@ function residueStepper(
       }
       return residues.combine(acc);
     },
-    rangeSum(v) {
+    rangeSum(v, lo = table.rangeStart, hi = table.rangeEnd) {
       const acc = new Float64Array(P);
-      for (let t = table.rangeStart; t < table.rangeEnd; t++) {
+      for (let t = lo; t < hi; t++) {
         const at = (t < kept ? t : last - t) * P;
         for (let k = 0; k < P; k++) acc[k]! += v[at + k]!;
         if ((t & 0xfffff) === 0) for (let k = 0; k < P; k++) acc[k]! %= primes[k]!;

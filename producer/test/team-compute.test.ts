@@ -1,0 +1,38 @@
+// `wq compute` with several threads runs a big window-transfer unit on all of them at once.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { planSizes } from '../src/compute/compute-sizes.js';
+import { InProcessRunner } from '../src/compute/in-process-runner.js';
+import { TeamRunner } from '../src/compute/team-runner.js';
+
+const WQ = fileURLToPath(new URL('../bin/wq.js', import.meta.url));
+
+const compute = (...args: string[]): Promise<string> =>
+  new Promise((resolve, reject) => {
+    execFile(process.execPath, [WQ, 'compute', ...args], (error, stdout, stderr) =>
+      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+    );
+  });
+
+describe('when wq compute has several threads and a big transfer unit', () => {
+  it('runs the transfer units of S(14) above the team threshold on the team', () => {
+    const team = new TeamRunner(2, new InProcessRunner());
+    const depths = planSizes([14], 'auto', 2)
+      .filter((unit) => team.takes(unit))
+      .map((unit) => unit.depth);
+    expect(depths).toEqual([8]);
+    expect(new TeamRunner(1, new InProcessRunner()).takes(planSizes([14], 'auto', 2)[8]!)).toBe(
+      false,
+    );
+  });
+
+  it('gives the published S(14) = 11726115562784664 with --threads 2', async () => {
+    const line = JSON.parse(await compute('14', '--threads', '2', '--json')) as {
+      S: string;
+      N: string[];
+    };
+    expect(line.S).toBe('11726115562784664');
+    expect(line.N[8]).toBe('137650392');
+  });
+});
