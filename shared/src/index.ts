@@ -31,6 +31,7 @@ export {
 export {
   type WorkUnit,
   type PlanOptions,
+  DEFAULT_MAX_UNITS,
   planUnits,
   countUnit,
   countPlacements,

@@ -3,7 +3,7 @@
 // least work but is one unit on one slot; the DFS does more work but splits over every slot.
 // The makespan is simulated the way the queue runs units: largest expected seconds first, each
 // on the slot that frees up first.
-import type { Algorithm, Calibration } from '@weak-queens/shared';
+import { type Algorithm, type Calibration, DEFAULT_MAX_UNITS } from '@weak-queens/shared';
 import { cheapestAlgorithm, planDepth, type PlannedDepth } from './sweep-planner.js';
 
 /** Workers all alike: `workers` machines (processes) of `slots` slots and `memoryBytes` each. */
@@ -63,7 +63,9 @@ export function planForCluster(
 ): ClusterPlan {
   const slots = cluster.workers * cluster.slots;
   const perSlotBytes = cluster.memoryBytes / cluster.slots;
-  const base = { calibration: options.calibration ?? {}, maxUnitBytes: perSlotBytes };
+  // Enough units per (n, D) that one (n, D) alone could keep every slot busy several times.
+  const maxUnits = Math.max(DEFAULT_MAX_UNITS, slots * 4 * UNITS_PER_SLOT);
+  const base = { calibration: options.calibration ?? {}, maxUnitBytes: perSlotBytes, maxUnits };
   const depths = ns.flatMap((n) => Array.from({ length: n }, (_, depth) => ({ n, depth })));
 
   // First the least total work, at the requested unit size, to learn the sweep's size.

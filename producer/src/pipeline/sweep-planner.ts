@@ -121,7 +121,10 @@ const CANDIDATES: readonly Algorithm[] = ['window-transfer', 'dfs'];
 export function planDepth(
   n: number,
   depth: number,
-  options: Pick<SweepPlanOptions, 'targetSeconds' | 'maxUnitBytes' | 'calibration'>,
+  options: Pick<SweepPlanOptions, 'targetSeconds' | 'maxUnitBytes' | 'calibration'> & {
+    /** At most this many units (the kernel's default, 4096, unless a large cluster needs more). */
+    readonly maxUnits?: number;
+  },
   algorithm?: Algorithm,
 ): PlannedDepth {
   const calibration = options.calibration ?? {};
@@ -132,6 +135,7 @@ export function planDepth(
     algorithm: chosen,
     targetSeconds: options.targetSeconds / ratio,
     maxBytes: options.maxUnitBytes,
+    ...(options.maxUnits === undefined ? {} : { maxUnits: options.maxUnits }),
   }).map((unit) => {
     const estimateSeconds = unit.estimate.seconds * ratio;
     return { unit, estimateSeconds, priority: unitPriority(estimateSeconds) };
