@@ -7,11 +7,11 @@ export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
 /**
  * How long finished jobs stay in Redis. Results live in the result store, so a finished job is
- * only kept to be looked at: completed ones for an hour (at most 10,000 per queue), failed ones,
+ * only kept to be looked at: completed ones for an hour (at most 1000 per queue), failed ones,
  * which `wq retry` and `wq status` read, for a week (at most 10,000).
  */
 export const JOB_RETENTION = {
-  removeOnComplete: { age: 3600, count: 10_000 },
+  removeOnComplete: { age: 3600, count: 1000 },
   removeOnFail: { age: 7 * 86_400, count: 10_000 },
 } as const;
 
