@@ -1,0 +1,55 @@
+// The planner for a cluster (`wq plan`): deterministic for the same calibration, sums that add
+// up, and the makespan simulation the queue's order follows.
+import { describe, expect, it } from 'vitest';
+import { planForCluster, simulateMakespan } from '../src/pipeline/cluster-plan.js';
+
+const GiB = 2 ** 30;
+
+describe('when the makespan of unit times is simulated', () => {
+  it('runs the largest first, each on the slot that frees up first', () => {
+    // 3 | 3 on two slots, then 2 → 5, 2 → 5, 2 → 7.
+    expect(simulateMakespan([2, 3, 2, 3, 2], 2)).toBe(7);
+    expect(simulateMakespan([5, 1, 1, 1, 1, 1], 2)).toBe(5);
+    expect(simulateMakespan([], 4)).toBe(0);
+    expect(simulateMakespan([4, 4, 4], 8)).toBe(4);
+  });
+});
+
+describe('when a sweep is planned for a described cluster', () => {
+  const cluster = { workers: 4, slots: 2, memoryBytes: 4 * GiB };
+  const calibration = { dfs: { units: 10, modelSeconds: 10, actualSeconds: 20, ratio: 2 } };
+
+  it('gives the same plan twice for the same calibration', () => {
+    const a = planForCluster([11, 12], cluster, { targetSeconds: 30, calibration });
+    const b = planForCluster([11, 12], cluster, { targetSeconds: 30, calibration });
+    expect(a.sizes).toEqual(b.sizes);
+    expect(a.makespanSeconds).toBe(b.makespanSeconds);
+  });
+
+  it('has sums that add up: units and core-seconds per n and per sweep, and the efficiency', () => {
+    const plan = planForCluster([11, 12], cluster, { targetSeconds: 30, calibration });
+    for (const size of plan.sizes) {
+      expect(size.depths.map((d) => d.depth)).toEqual(Array.from({ length: size.n }, (_, d) => d));
+      expect(size.units).toBe(size.depths.reduce((t, d) => t + d.units, 0));
+      expect(size.coreSeconds).toBeCloseTo(
+        size.depths.reduce((t, d) => t + d.coreSeconds, 0),
+        9,
+      );
+    }
+    expect(plan.coreSeconds).toBeCloseTo(
+      plan.sizes.reduce((t, s) => t + s.coreSeconds, 0),
+      9,
+    );
+    expect(plan.efficiency).toBeCloseTo(plan.coreSeconds / (8 * plan.makespanSeconds), 9);
+    // No unit is planned beyond one slot's share of a worker's memory.
+    for (const size of plan.sizes)
+      for (const d of size.depths) expect(d.bytes).toBeLessThanOrEqual(2 * GiB);
+    // The simulated makespan is never below the fair share or the longest unit.
+    const longest = Math.max(
+      ...plan.sizes.flatMap((s) => s.depths.map((d) => d.longestUnitSeconds)),
+    );
+    expect(plan.makespanSeconds).toBeGreaterThanOrEqual(
+      Math.max(longest, plan.coreSeconds / 8) - 1e-9,
+    );
+  });
+});
