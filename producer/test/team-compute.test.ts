@@ -16,15 +16,14 @@ const compute = (...args: string[]): Promise<string> =>
   });
 
 describe('when wq compute has several threads and a big transfer unit', () => {
-  it('runs the transfer units of S(14) above the team threshold on the team', () => {
+  it('runs the transfer units of S(15) above the team threshold on the team', () => {
+    // At n = 15 only N(15, 8) is a window-transfer unit above the team threshold (0.25 s).
     const team = new TeamRunner(2, new InProcessRunner());
-    const depths = planSizes([14], 'auto', 2)
-      .filter((unit) => team.takes(unit))
-      .map((unit) => unit.depth);
+    const units = planSizes([15], 'auto', 2);
+    const depths = units.filter((unit) => team.takes(unit)).map((unit) => unit.depth);
     expect(depths).toEqual([8]);
-    expect(new TeamRunner(1, new InProcessRunner()).takes(planSizes([14], 'auto', 2)[8]!)).toBe(
-      false,
-    );
+    const big = units.find((unit) => unit.depth === 8)!;
+    expect(new TeamRunner(1, new InProcessRunner()).takes(big)).toBe(false);
   });
 
   it('gives the published S(14) = 11726115562784664 with --threads 2', async () => {
