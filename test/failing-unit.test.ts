@@ -51,24 +51,28 @@ describe('when a unit fails on every attempt', () => {
     const env = { WQ_TEST_FAIL_JOBS: FAILING };
     workers = [0, 1].map(() => startWorker({ url: redis.url, prefix, env }));
     const ns = [11, 12, 13];
-    const { sweep } = await client.submit(ns);
+    // Units of about 10 ms, so that N(12, 9) is split into at least three.
+    const { sweep } = await client.submit(ns, { targetSeconds: 0.01 });
     const id = sweep.id;
 
     await until('n = 11 and 13 done, n = 12 failed', async () => {
       const p = await client.progress(id);
       return p.sizes.every((s) => s.state === (s.n === 12 ? 'failed' : 'done'));
     });
-    const failed = await count.getJob(FAILING);
+    const failed = (await count.getJobs(['failed'])).find((j) =>
+      /^n12-d9-p[0-9a-f]{12}-u2$/.test(String(j.id)),
+    );
+    const failingId = String(failed?.id);
     expect(await failed?.getState()).toBe('failed');
     expect(failed?.attemptsMade).toBe(2);
     expect(failed?.failedReason).toBe(REASON);
 
     // The sweep shows it: the follower fails naming the unit and its reason, and so does status.
     await expect(client.waitFor(id)).rejects.toBeInstanceOf(SweepFailedError);
-    await expect(client.waitFor(id)).rejects.toThrow(`n=12 cannot finish: ${FAILING}: ${REASON}`);
+    await expect(client.waitFor(id)).rejects.toThrow(`n=12 cannot finish: ${failingId}: ${REASON}`);
     const status = await runWq(['status'], { url: redis.url, prefix });
     expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(new RegExp(`n = 12 {2}failed .*${FAILING}: injected failure`));
+    expect(status.stdout).toMatch(new RegExp(`n = 12 {2}failed .*${failingId}: injected failure`));
 
     // The other work went on: S(11), S(13) exact, and every other unit of n = 12 stored.
     const progress = await client.progress(id);

@@ -87,7 +87,8 @@ describe('when a sweep is queued', () => {
 
 describe('when units would need more memory than WQ_MAX_UNIT_BYTES', () => {
   it('plans those (n, D) with the DFS and still gives the exact values', async () => {
-    const cap = 4096;
+    // N(9, 3) by the transfer needs about 1.5 KB: a 1 KiB cap moves it to the DFS.
+    const cap = 1024;
     const c = setUp('cap', { WQ_MAX_UNIT_BYTES: String(cap) });
     workers = [startWorker({ url: redis.url, prefix }), startWorker({ url: redis.url, prefix })];
     const { sweep } = await c.submit([9]);
@@ -111,7 +112,8 @@ describe('when units would need more memory than WQ_MAX_UNIT_BYTES', () => {
 
   it('a worker with a smaller cap than the plan counts the unit with the DFS instead', async () => {
     const c = setUp('worker-cap');
-    workers = [startWorker({ url: redis.url, prefix, env: { WQ_MAX_UNIT_BYTES: '1024' } })];
+    // N(8, 2) by the transfer needs about 220 bytes: this worker takes units of 100 at most.
+    workers = [startWorker({ url: redis.url, prefix, env: { WQ_MAX_UNIT_BYTES: '100' } })];
     const { sweep } = await c.submit([8]);
     await c.waitFor(sweep.id);
     const record = await c.store.record(8);
@@ -120,7 +122,7 @@ describe('when units would need more memory than WQ_MAX_UNIT_BYTES', () => {
     let moved = 0;
     for (const d of record?.depths ?? []) {
       const planned = estimateCost('window-transfer', 8, d.depth, []).bytes;
-      if (chooseAlgorithm(8, d.depth).algorithm === 'window-transfer' && planned > 1024) {
+      if (chooseAlgorithm(8, d.depth).algorithm === 'window-transfer' && planned > 100) {
         expect([d.depth, d.algorithm]).toEqual([d.depth, 'dfs']);
         moved++;
       }

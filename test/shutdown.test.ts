@@ -47,10 +47,12 @@ describe('when a worker receives SIGTERM during a unit', () => {
 
   it('hands the unit back and a second worker finishes it exactly', async () => {
     // Classic 16-queens as one unit: Q(16) = 14772512, a few seconds of DFS (Q(15) now takes
-    // under a second, too short to catch the worker in the middle).
+    // under a second, too short to catch the worker in the middle). Its plan is recorded first.
+    const planId = await recordOneUnitPlan(redis.url, prefix, 16, 15);
     const job = await queue.add(
       'unit',
       {
+        planId,
         sweepId: 's-sigterm',
         n: 16,
         depth: 15,

@@ -207,6 +207,7 @@ function overrunRatio(u: TimelineUnit): number {
 }
 
 /** Milliseconds are plenty on a timeline, and keep the JSON short. */
+/** Microseconds: units of small n take well under a millisecond, and must not round to 0. */
 function round(seconds: number): number {
-  return Math.round(seconds * 1000) / 1000;
+  return Math.round(seconds * 1e6) / 1e6;
 }
