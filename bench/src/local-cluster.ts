@@ -14,6 +14,22 @@ export interface ClusterOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
+/** The environment of the bench's worker processes: one core each, the bench's key prefix. */
+export function benchWorkerEnv(
+  redisUrl: string,
+  extra: Readonly<Record<string, string>> = {},
+  concurrency = 1,
+): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ...extra,
+    REDIS_URL: redisUrl,
+    WQ_PREFIX: '{wq-bench}',
+    WQ_CONCURRENCY: String(concurrency),
+    LOG_LEVEL: 'warn',
+  };
+}
+
 export class LocalCluster {
   private readonly peakKiB: number[];
   private readonly sampler: NodeJS.Timeout;
@@ -31,14 +47,7 @@ export class LocalCluster {
   static async start(options: ClusterOptions): Promise<LocalCluster> {
     const dir = mkdtempSync(join(tmpdir(), 'wq-bench-cluster-'));
     const server = await RedisServer.start({ dir: join(dir, 'redis') });
-    const env = {
-      ...process.env,
-      ...options.env,
-      REDIS_URL: server.url,
-      WQ_PREFIX: '{wq-bench}',
-      WQ_CONCURRENCY: String(options.concurrency),
-      LOG_LEVEL: 'warn',
-    };
+    const env = benchWorkerEnv(server.url, options.env, options.concurrency);
     const workers = Array.from({ length: options.workers }, () =>
       spawnWorkerProcess({ env, stdio: ['ignore', 'inherit', 'inherit'] }),
     );

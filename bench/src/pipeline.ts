@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exitOf, PipelineClient, RedisServer, spawnWorkerProcess } from '@weak-queens/producer';
 import { compileConfig } from '@weak-queens/shared';
+import { benchWorkerEnv } from './local-cluster.js';
 import { buildBaseline, parseResultLines, type ResultLine } from './baseline.js';
 import { measure } from './measure.js';
 
@@ -39,13 +40,7 @@ export async function runPipelineBench(): Promise<boolean> {
 
     // The same setup as production: AOF on, `noeviction`, one worker process per core.
     server = await RedisServer.start({ dir: join(dir, 'redis') });
-    const env = {
-      ...process.env,
-      REDIS_URL: server.url,
-      WQ_PREFIX: '{wq-bench}',
-      WQ_CONCURRENCY: '1',
-      LOG_LEVEL: 'warn',
-    };
+    const env = benchWorkerEnv(server.url);
     for (let i = 0; i < WORKERS; i++) {
       workers.push(spawnWorkerProcess({ env, stdio: ['ignore', 'inherit', 'inherit'] }));
     }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { exitOf, PipelineClient, RedisServer, spawnWorkerProcess } from '@weak-queens/producer';
 import { compileConfig } from '@weak-queens/shared';
+import { benchWorkerEnv } from './local-cluster.js';
 
 const NS = [10, 11, 12, 13, 14, 15];
 const TARGET_SECONDS = 1e-7;
@@ -39,13 +40,7 @@ async function timed<T>(body: () => Promise<T>): Promise<{ value: T; seconds: nu
 export async function runRedisMemoryBench(): Promise<boolean> {
   const dir = mkdtempSync(join(tmpdir(), 'wq-bench-memory-'));
   const server = await RedisServer.start({ dir: join(dir, 'redis') });
-  const env = {
-    ...process.env,
-    REDIS_URL: server.url,
-    WQ_PREFIX: '{wq-bench}',
-    WQ_CONCURRENCY: '1',
-    LOG_LEVEL: 'warn',
-  };
+  const env = benchWorkerEnv(server.url);
   const redis = new Redis(server.url);
   const client = new PipelineClient(compileConfig(env));
   const workers: ChildProcess[] = [];

@@ -54,11 +54,7 @@ export function createCountProcessor(deps: CountProcessorDeps) {
     // Only a unit the producer planned is counted, as planned: a job added by hand (or by a
     // buggy client) with a valid shape never becomes a result.
     const planned = await store.plannedUnit(data.n, data.depth, data.planId, key);
-    const refusal =
-      planned &&
-      (planned.unit.weight !== data.weight
-        ? `weight ${data.weight} is not the planned ${planned.unit.weight}`
-        : refuseAgainstPlan(data, planned.header));
+    const refusal = planned && refuseAgainstPlan(data, planned.header, planned.unit.weight);
     if (!planned || refusal) {
       const reason = planned
         ? refusal
@@ -202,7 +198,12 @@ export function createCountProcessor(deps: CountProcessorDeps) {
 }
 
 /** Why a unit job disagrees with the plan it names, or undefined when it matches. */
-function refuseAgainstPlan(data: UnitJobData, header: PlanHeader): string | undefined {
+function refuseAgainstPlan(
+  data: UnitJobData,
+  header: PlanHeader,
+  weight: number,
+): string | undefined {
+  if (data.weight !== weight) return `weight ${data.weight} is not the planned ${weight}`;
   const role = data.role ?? 'primary';
   if (header.role !== role) return `plan ${data.planId} is a ${header.role} count, not ${role}`;
   if (header.algorithm !== data.algorithm) {
