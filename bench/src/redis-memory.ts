@@ -24,7 +24,8 @@ const KNOWN: Readonly<Record<number, string>> = {
   14: '11726115562784664',
   15: '461983502794813419',
 };
-const GOALS = { enqueueSeconds: 10, bytesPerFinishedUnit: 1024, statusSeconds: 0.5 };
+/** The goals: enqueue time is for 100,000 units (the sweep has a few more; scaled to them). */
+const GOALS = { enqueueSecondsPer100k: 10, bytesPerFinishedUnit: 1024, statusSeconds: 0.5 };
 
 async function usedMemory(redis: Redis): Promise<number> {
   const info = await redis.info('memory');
@@ -75,6 +76,7 @@ export async function runRedisMemoryBench(): Promise<boolean> {
     const exact = NS.every((n) => sums.get(n) === KNOWN[n]);
 
     const perQueued = (queued - empty) / units;
+    const enqueuePer100k = (submit.value.timing.enqueueSeconds / jobs) * 100_000;
     const perFinished = (finished - empty) / units;
     const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
     console.log(
@@ -83,7 +85,7 @@ export async function runRedisMemoryBench(): Promise<boolean> {
         `| --- | ---: | --- |`,
         `| units (jobs added) | ${units} (${jobs}) | ≥ 100,000 units |`,
         `| plan (kernel estimates, plan records) | ${submit.value.timing.planSeconds.toFixed(2)} s | |`,
-        `| enqueue (flows added) | ${submit.value.timing.enqueueSeconds.toFixed(2)} s | ≤ ${GOALS.enqueueSeconds} s |`,
+        `| enqueue (flows added) | ${submit.value.timing.enqueueSeconds.toFixed(2)} s (${enqueuePer100k.toFixed(2)} s per 100,000 units) | ≤ ${GOALS.enqueueSecondsPer100k} s per 100,000 units |`,
         `| Redis memory, empty | ${mib(empty)} MiB | |`,
         `| Redis memory, all queued | ${mib(queued)} MiB (${perQueued.toFixed(0)} B per queued unit) | |`,
         `| \`wq status\` read, all queued | ${(statusQueued.seconds * 1000).toFixed(0)} ms | ≤ ${GOALS.statusSeconds * 1000} ms |`,
@@ -96,7 +98,7 @@ export async function runRedisMemoryBench(): Promise<boolean> {
     );
     return (
       exact &&
-      submit.value.timing.enqueueSeconds <= GOALS.enqueueSeconds &&
+      enqueuePer100k <= GOALS.enqueueSecondsPer100k &&
       perFinished <= GOALS.bytesPerFinishedUnit &&
       statusQueued.seconds <= GOALS.statusSeconds &&
       statusDone.seconds <= GOALS.statusSeconds

@@ -183,7 +183,9 @@ export class PipelineClient {
       plans.push(planned);
     }
     const enqueueStarted = performance.now();
-    let added = 0;
+    // Two flows in flight at most: Redis runs one flow's transaction while this process builds
+    // the next one's (more would only hold more of them in memory at once).
+    let previous: Promise<unknown> = Promise.resolve();
     for (const planned of plans) {
       const { n } = planned;
       if (!planned.flow) {
@@ -200,10 +202,15 @@ export class PipelineClient {
         continue;
       }
       await this.removeFinishedJobs(planned.flow);
-      await this.flows.add(planned.flow);
-      added += planned.jobs;
+      const adding = this.flows.add(planned.flow);
+      // Awaited on the next turn of this loop; until then its failure is not yet unhandled.
+      adding.catch(() => undefined);
+      await previous;
+      previous = adding;
       sizes.push({ n, outcome: 'added', jobs: planned.jobs });
     }
+    await previous;
+    const added = sizes.reduce((sum, size) => sum + size.jobs, 0);
     const existing = options.sweepId ? await this.registry.get(options.sweepId) : undefined;
     const sweep: SweepRecord = {
       id,

@@ -63,7 +63,7 @@ export function estimateTree(
   return { levels, nodes };
 }
 
-function hashSeed(n: number, depth: number, prefix: readonly number[]): number {
+function hashSeed(n: number, depth: number, prefix: Iterable<number>): number {
   let h = 0x9e3779b9 ^ (n * 73856093) ^ (depth * 19349663);
   for (const c of prefix) h = Math.imul(h ^ (c + 1), 0x85ebca6b) ^ (h >>> 13);
   return h === 0 ? 1 : h;
@@ -84,8 +84,15 @@ export function estimateUnitTree(
   const full = fullMask(n);
   const fixed = n - order.length;
   const levels = new Float64Array(n + 1);
-  const queens = new Int32Array(n);
-  let seed = hashSeed(n, depth, Array.from(rows));
+  // Each row's attacked columns, kept up to date as queens are placed: a row's free columns
+  // are then one read, and the fixed rows' attacks are worked out once, not once per probe.
+  const fixedAttacks = new Int32Array(n);
+  for (let row = 0; row < n; row++) {
+    const column = rows[row] ?? -1;
+    if (column >= 0) addAttacks(fixedAttacks, n, depth, row, column);
+  }
+  const attacked = new Int32Array(n);
+  let seed = hashSeed(n, depth, rows);
   const random = (): number => {
     seed ^= seed << 13;
     seed ^= seed >>> 17;
@@ -93,27 +100,20 @@ export function estimateUnitTree(
     return (seed >>> 0) / 4294967296;
   };
   for (let p = 0; p < probes; p++) {
-    queens.set(rows);
+    attacked.set(fixedAttacks);
     let weight = 1;
     levels[fixed] = (levels[fixed] ?? 0) + 1;
     for (let k = 0; k < order.length; k++) {
       const row = order[k] ?? 0;
-      // Attacks reach both ways here: the search grows a run of rows down, then up.
-      let attacked = 0;
-      for (let d = 1; d <= depth; d++) {
-        const above = queens[row - d] ?? -1;
-        const below = queens[row + d] ?? -1;
-        if (above >= 0) attacked |= attackedBy(n, above, d);
-        if (below >= 0) attacked |= attackedBy(n, below, d);
-      }
-      let free = ~attacked & full;
+      let free = ~(attacked[row] ?? 0) & full;
       const options = popcount(free);
       if (options === 0) break;
       weight *= options;
       levels[fixed + k + 1] = (levels[fixed + k + 1] ?? 0) + weight;
       let pick = Math.floor(random() * options);
       while (pick-- > 0) free &= free - 1;
-      queens[row] = 31 - Math.clz32(free & -free);
+      // Attacks reach both ways here: the search grows a run of rows down, then up.
+      addAttacks(attacked, n, depth, row, 31 - Math.clz32(free & -free));
     }
   }
   // The search calls itself once per partial board with up to n − 2 rows placed; the last two
@@ -124,4 +124,20 @@ export function estimateUnitTree(
     if (k >= fixed && k < n - 1) nodes += levels[k] ?? 0;
   }
   return { levels, nodes };
+}
+
+/** Marks the columns a queen at (row, column) attacks in the rows within `depth` of it. */
+function addAttacks(
+  attacked: Int32Array,
+  n: number,
+  depth: number,
+  row: number,
+  column: number,
+): void {
+  const reach = Math.min(depth, Math.max(row, n - 1 - row));
+  for (let d = 1; d <= reach; d++) {
+    const mask = attackedBy(n, column, d);
+    if (row - d >= 0) attacked[row - d] = (attacked[row - d] ?? 0) | mask;
+    if (row + d < n) attacked[row + d] = (attacked[row + d] ?? 0) | mask;
+  }
 }
