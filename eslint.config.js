@@ -45,4 +45,22 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The kernel is pure: kernel threads and `wq compute` load it without a Redis client, a
+    // queue library or a logger. It imports itself and node: built-ins, nothing else.
+    files: ['shared/src/kernel/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!\\./|node:)',
+              message: 'The kernel imports only ./ files of its own and node: built-ins.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

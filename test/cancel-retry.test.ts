@@ -3,8 +3,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PipelineClient, SweepFailedError, type StatusReport } from '@weak-queens/producer';
-import { compileConfig, countPlacements, storeKeys } from '@weak-queens/shared';
+import { PipelineClient, SweepFailedError, type StatusReport } from '@weak-queens/shared/client';
+import { compileConfig, storeKeys } from '@weak-queens/shared/contracts';
+import { countPlacements } from '@weak-queens/shared/kernel';
 import {
   deletePrefix,
   startTestRedis,

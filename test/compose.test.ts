@@ -10,7 +10,8 @@ import {
   DASHBOARD_ENV,
   dashboardOptionsFromEnv,
 } from '@weak-queens/dashboard';
-import { CONFIG_ENV, compileConfig, createLogger, parseNSpec } from '@weak-queens/shared';
+import { CONFIG_ENV, compileConfig, parseNSpec } from '@weak-queens/shared/contracts';
+import { createLogger } from '@weak-queens/shared/client';
 import { parseYamlSubset, type YamlValue } from './src/compose-yaml.js';
 import { runWq } from './src/wq-cli.js';
 

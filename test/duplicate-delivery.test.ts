@@ -2,7 +2,8 @@
 // its unit was re-run, or a second job for the same unit) still counts once in N(n, D) and S(n).
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { countPlacements, JOB_NAMES, QUEUE_NAMES, type UnitResult } from '@weak-queens/shared';
+import { countPlacements } from '@weak-queens/shared/kernel';
+import { JOB_NAMES, QUEUE_NAMES, type UnitResult } from '@weak-queens/shared/contracts';
 import {
   FAST_STALLS,
   keepTransferAt14x8,

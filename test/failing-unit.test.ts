@@ -4,8 +4,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PipelineClient, SweepFailedError } from '@weak-queens/producer';
-import { compileConfig, QUEUE_NAMES } from '@weak-queens/shared';
+import { PipelineClient, SweepFailedError } from '@weak-queens/shared/client';
+import { compileConfig, QUEUE_NAMES } from '@weak-queens/shared/contracts';
 import {
   deletePrefix,
   knownS,

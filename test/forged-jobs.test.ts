@@ -5,15 +5,15 @@ import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PipelineClient } from '@weak-queens/producer';
+import { PipelineClient } from '@weak-queens/shared/client';
 import {
   compileConfig,
-  planUnits,
   QUEUE_NAMES,
   storeKeys,
   type UnitResult,
   unitKey,
-} from '@weak-queens/shared';
+} from '@weak-queens/shared/contracts';
+import { planUnits } from '@weak-queens/shared/kernel';
 import {
   deletePrefix,
   KNOWN_S,

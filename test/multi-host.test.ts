@@ -10,8 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PipelineClient, workerEntry } from '@weak-queens/producer';
-import { compileConfig, countPlacements, QUEUE_NAMES } from '@weak-queens/shared';
+import { PipelineClient } from '@weak-queens/shared/client';
+import { workerEntry } from '@weak-queens/producer';
+import { compileConfig, QUEUE_NAMES } from '@weak-queens/shared/contracts';
+import { countPlacements } from '@weak-queens/shared/kernel';
 import {
   FAST_STALLS,
   keepTransferAt14x8,

@@ -2,8 +2,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PipelineClient } from '@weak-queens/producer';
-import { compileConfig, countPlacements, QUEUE_NAMES, type WqConfig } from '@weak-queens/shared';
+import { PipelineClient } from '@weak-queens/shared/client';
+import { compileConfig, QUEUE_NAMES, type WqConfig } from '@weak-queens/shared/contracts';
+import { countPlacements } from '@weak-queens/shared/kernel';
 import {
   KNOWN_S,
   deletePrefix,

@@ -5,8 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PipelineClient, RedisServer } from '@weak-queens/producer';
-import { compileConfig } from '@weak-queens/shared';
+import { PipelineClient } from '@weak-queens/shared/client';
+import { RedisServer } from '@weak-queens/producer';
+import { compileConfig } from '@weak-queens/shared/contracts';
 import {
   FAST_STALLS,
   KNOWN_S,

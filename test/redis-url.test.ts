@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf, RedisServer, spawnWorkerProcess } from '@weak-queens/producer';
-import { SweepRegistry } from '@weak-queens/shared';
+import { SweepRegistry } from '@weak-queens/shared/client';
 import {
   startTestRedis,
   startWorker,

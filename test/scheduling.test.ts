@@ -5,18 +5,16 @@ import type { ChildProcess } from 'node:child_process';
 import { type Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PipelineClient, type StatusReport, unitPriority } from '@weak-queens/producer';
+import { PipelineClient, type StatusReport, unitPriority } from '@weak-queens/shared/client';
+import { chooseAlgorithm, countPlacements, estimateCost } from '@weak-queens/shared/kernel';
 import {
-  chooseAlgorithm,
   compileConfig,
-  countPlacements,
-  estimateCost,
   QUEUE_NAMES,
-  ResultStore,
   storeKeys,
   type UnitJobData,
   type UnitResult,
-} from '@weak-queens/shared';
+} from '@weak-queens/shared/contracts';
+import { ResultStore } from '@weak-queens/shared/client';
 import {
   deletePrefix,
   startTestRedis,

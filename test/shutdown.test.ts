@@ -7,7 +7,8 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf, spawnDashboardProcess } from '@weak-queens/producer';
-import { QUEUE_NAMES, SweepRegistry } from '@weak-queens/shared';
+import { QUEUE_NAMES } from '@weak-queens/shared/contracts';
+import { SweepRegistry } from '@weak-queens/shared/client';
 import {
   deletePrefix,
   pidOfWorkerName,

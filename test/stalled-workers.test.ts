@@ -3,7 +3,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { compileConfig, countPlacements, QUEUE_NAMES } from '@weak-queens/shared';
+import { compileConfig, QUEUE_NAMES } from '@weak-queens/shared/contracts';
+import { countPlacements } from '@weak-queens/shared/kernel';
 import {
   deletePrefix,
   keepTransferAt14x8,

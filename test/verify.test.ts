@@ -4,15 +4,14 @@
 import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PipelineClient, planCheck, type SweepProgress } from '@weak-queens/producer';
+import { PipelineClient, planCheck, type SweepProgress } from '@weak-queens/shared/client';
 import {
   compileConfig,
-  countPlacements,
-  DEFAULT_MAX_BYTES,
   storeKeys,
   type UnitResult,
   wholeDepth,
-} from '@weak-queens/shared';
+} from '@weak-queens/shared/contracts';
+import { countPlacements, DEFAULT_MAX_BYTES } from '@weak-queens/shared/kernel';
 import {
   deletePrefix,
   startTestRedis,

@@ -2,7 +2,7 @@
 // the baseline's single-thread run made in the same invocation (machines here are shared and
 // noisy, so only same-run ratios mean anything).
 import { join } from 'node:path';
-import { ALGORITHM_CHOICES, estimateCost } from '@weak-queens/shared';
+import { ALGORITHM_CHOICES, estimateCost } from '@weak-queens/shared/kernel';
 import { buildBaseline, parseResultLines, repositoryRoot } from './baseline.js';
 import { measure } from './measure.js';
 

@@ -4,8 +4,9 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exitOf, PipelineClient, RedisServer, spawnWorkerProcess } from '@weak-queens/producer';
-import { compileConfig } from '@weak-queens/shared';
+import { PipelineClient } from '@weak-queens/shared/client';
+import { exitOf, RedisServer, spawnWorkerProcess } from '@weak-queens/producer';
+import { compileConfig } from '@weak-queens/shared/contracts';
 
 export interface ClusterOptions {
   readonly workers: number;

@@ -8,8 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { exitOf, PipelineClient, RedisServer, spawnWorkerProcess } from '@weak-queens/producer';
-import { compileConfig } from '@weak-queens/shared';
+import { PipelineClient } from '@weak-queens/shared/client';
+import { exitOf, RedisServer, spawnWorkerProcess } from '@weak-queens/producer';
+import { compileConfig } from '@weak-queens/shared/contracts';
 import { benchWorkerEnv } from './local-cluster.js';
 
 const NS = [10, 11, 12, 13, 14, 15];

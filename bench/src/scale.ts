@@ -1,7 +1,7 @@
 // `npm run bench -- --scale [--full]`: how the pipeline scales. S(15) on 1 and 2 worker processes
 // (one core each): makespan, speedup, per-worker peak memory. With --full, S(16) end to end on
 // 2 workers, and a makespan simulation of its recorded unit times on 8, 64 and 256 workers.
-import type { PipelineClient } from '@weak-queens/producer';
+import type { PipelineClient } from '@weak-queens/shared/client';
 import { LocalCluster } from './local-cluster.js';
 
 /** S(15) as the C++ baseline computes it (`seed-dp 15`), to check the pipeline's value. */

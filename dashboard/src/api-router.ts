@@ -2,8 +2,8 @@
 // live events, and the three controls (start, cancel, retry). Every input goes through
 // validation.ts first.
 import { Router } from 'express';
-import { MAX_N } from '@weak-queens/shared';
-import { type PipelineClient, resultsCsv, resultsJsonLine } from '@weak-queens/producer';
+import { MAX_N } from '@weak-queens/shared/kernel';
+import { type PipelineClient, resultsCsv, resultsJsonLine } from '@weak-queens/shared/client';
 import { HttpError } from './http-error.js';
 import type { LiveFeed } from './live-feed.js';
 import type { SnapshotReader } from './snapshot-reader.js';

@@ -2,13 +2,8 @@
 // the queue events, worker gauges from heartbeats) followed by BullMQ's own export per queue.
 import { QueueEvents, type Queue } from 'bullmq';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import {
-  type Logger,
-  QUEUE_NAMES,
-  redisOptions,
-  type SweepRegistry,
-  type WqConfig,
-} from '@weak-queens/shared';
+import { type Logger, redisOptions, type SweepRegistry } from '@weak-queens/shared/client';
+import { QUEUE_NAMES, type WqConfig } from '@weak-queens/shared/contracts';
 import { mergeExpositions } from './exposition.js';
 
 export interface DashboardMetricsOptions {

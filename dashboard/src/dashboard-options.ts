@@ -4,10 +4,10 @@ import { isIP } from 'node:net';
 import {
   compileConfig,
   InvalidInputError,
-  type Logger,
   positiveInteger,
   type WqConfig,
-} from '@weak-queens/shared';
+} from '@weak-queens/shared/contracts';
+import { type Logger } from '@weak-queens/shared/client';
 
 /** The environment variables the dashboard reads (besides the pipeline's own, see CONFIG_ENV). */
 export const DASHBOARD_ENV = [

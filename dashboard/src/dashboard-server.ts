@@ -11,16 +11,18 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Redis } from 'ioredis';
 import {
   createRedis,
-  InvalidInputError,
   isConnectionError,
   RedisUnavailableError,
-  QUEUE_NAMES,
-  queueStreams,
   redisOptions,
   SweepRegistry,
+} from '@weak-queens/shared/client';
+import {
+  InvalidInputError,
+  QUEUE_NAMES,
+  queueStreams,
   WeakQueensError,
-} from '@weak-queens/shared';
-import { PipelineClient } from '@weak-queens/producer';
+} from '@weak-queens/shared/contracts';
+import { PipelineClient } from '@weak-queens/shared/client';
 import { apiRouter } from './api-router.js';
 import { TokenAuth } from './auth.js';
 import { csrfGuard, issueCsrfCookie, loopbackHostOnly } from './csrf.js';

@@ -2,7 +2,7 @@
 // one loop per page), runs only while a page is open, and pushes a snapshot when it changed.
 // The JSON API reads through latest(), so API calls within one poll period cost no extra reads.
 import type { Response } from 'express';
-import type { Logger } from '@weak-queens/shared';
+import type { Logger } from '@weak-queens/shared/client';
 import type { Snapshot } from './snapshot.js';
 
 export interface LiveFeedOptions {

@@ -2,14 +2,8 @@
 // the server from its factory, its URL on stdout, and a graceful close on SIGINT/SIGTERM/SIGHUP
 // (or when the process that started it dies), within WQ_SHUTDOWN_GRACE_MS.
 import { parseArgs } from 'node:util';
-import {
-  createLogger,
-  InvalidInputError,
-  parseLogLevel,
-  probeRedis,
-  RedisUnavailableError,
-  WeakQueensError,
-} from '@weak-queens/shared';
+import { createLogger, probeRedis, RedisUnavailableError } from '@weak-queens/shared/client';
+import { InvalidInputError, parseLogLevel, WeakQueensError } from '@weak-queens/shared/contracts';
 import { dashboardOptionsFromEnv } from './dashboard-options.js';
 import { createDashboardServer } from './dashboard-server.js';
 

@@ -8,13 +8,15 @@ import {
   parseDepthJobData,
   parseUnitJobData,
   parseUnitResult,
-  planUnits,
-  ResultStore,
   sumJobId,
+} from '@weak-queens/shared/contracts';
+import { planUnits } from '@weak-queens/shared/kernel';
+import {
+  ResultStore,
   type SweepRecord,
   SweepRegistry,
   type WorkerInfo,
-} from '@weak-queens/shared';
+} from '@weak-queens/shared/client';
 import type {
   DepthStatus,
   DepthView,

@@ -4,14 +4,16 @@
 import type { Redis } from 'ioredis';
 import {
   parseUnitResult,
-  type Role,
-  type SweepRecord,
-  SweepRegistry,
   storeKeys,
   type StoreKeys,
   type UnitResult,
+} from '@weak-queens/shared/contracts';
+import {
+  type Role,
+  type SweepRecord,
+  SweepRegistry,
   type WorkerInfo,
-} from '@weak-queens/shared';
+} from '@weak-queens/shared/client';
 import {
   MAX_OVERRUNS,
   MAX_TIMELINE_UNITS,

@@ -1,6 +1,7 @@
 // One parser per HTTP input (query strings, path parameters, JSON bodies). Each accepts exactly
 // the fields it names and throws InvalidInputError saying what is allowed.
-import { InvalidInputError, MAX_N, parseNSpec, SWEEP_ID } from '@weak-queens/shared';
+import { InvalidInputError, parseNSpec, SWEEP_ID } from '@weak-queens/shared/contracts';
+import { MAX_N } from '@weak-queens/shared/kernel';
 import { MAX_TIMELINE_UNITS } from './timeline.js';
 
 type Query = Record<string, unknown>;

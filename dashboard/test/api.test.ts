@@ -2,7 +2,8 @@
 // downloads, live events from one shared poll loop, metrics, and every bad input.
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisOptions, type WqConfig } from '@weak-queens/shared';
+import { redisOptions } from '@weak-queens/shared/client';
+import { type WqConfig } from '@weak-queens/shared/contracts';
 import { startWorkerService, type WorkerService } from '@weak-queens/worker';
 import type { DashboardServer, Snapshot, SweepView } from '../src/index.js';
 import {

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { RedisServer } from '@weak-queens/producer';
-import { compileConfig, createLogger, type WqConfig } from '@weak-queens/shared';
+import { compileConfig, type WqConfig } from '@weak-queens/shared/contracts';
+import { createLogger } from '@weak-queens/shared/client';
 import { createDashboardServer, type DashboardServer } from '../src/index.js';
 
 export interface TestRedis {

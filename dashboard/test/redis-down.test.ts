@@ -2,7 +2,7 @@
 // error (bull-board included), the health check still answers, and close() ends within the
 // grace time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileConfig } from '@weak-queens/shared';
+import { compileConfig } from '@weak-queens/shared/contracts';
 import { createDashboardServer, type DashboardServer } from '../src/index.js';
 import { http, silent, startRedis, type TestRedis, uniquePrefix } from './helpers.js';
 

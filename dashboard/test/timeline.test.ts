@@ -3,13 +3,8 @@
 // idle slot give exactly one answer.
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createRedis,
-  ResultStore,
-  SweepRegistry,
-  type UnitResult,
-  type WqConfig,
-} from '@weak-queens/shared';
+import { createRedis, ResultStore, SweepRegistry } from '@weak-queens/shared/client';
+import { type UnitResult, type WqConfig } from '@weak-queens/shared/contracts';
 import type { DashboardServer, TimelineView } from '../src/index.js';
 import {
   http,

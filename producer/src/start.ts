@@ -1,16 +1,16 @@
 // Entry point of `npm start`: parse flags, run the embedded pipeline, exit with its status.
 // Flags: --n <ns> (default 1-14), --small (n = 1-10), --workers k, --json.
+import { createLogger } from '@weak-queens/shared/client';
 import {
-  createLogger,
   InvalidInputError,
   parseNSpec,
   positiveInteger,
   WeakQueensError,
-} from '@weak-queens/shared';
+} from '@weak-queens/shared/contracts';
 import { runEmbedded } from './embedded/embedded-run.js';
 import { STOP_SIGNALS } from './embedded/worker-process.js';
-import { parseFlags } from './pipeline/flags.js';
-import { SweepFailedError } from './pipeline/sweep-failed-error.js';
+import { parseFlags } from './cli/flags.js';
+import { SweepFailedError } from '@weak-queens/shared/client';
 
 const DEFAULT_NS = '1-14';
 const SMALL_NS = '1-10';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classicCount, formatBoard, listBoards, uniqueCount } from '../src/index.js';
+import { classicCount, formatBoard, listBoards, uniqueCount } from '../src/kernel/index.js';
 
 // OEIS A000170 and A002562, from n = 1.
 const A000170 = [1n, 0n, 0n, 2n, 10n, 4n, 40n, 92n, 352n, 724n, 2680n, 14200n, 73712n, 365596n];

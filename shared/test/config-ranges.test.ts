@@ -1,7 +1,7 @@
 // The configuration schema: every numeric variable has a sane range, and an error names the
 // variable and the range; an echoed value is cut short so an error stays one readable line.
 import { describe, expect, it } from 'vitest';
-import { compileConfig, InvalidInputError, parseRedisUrl } from '../src/index.js';
+import { compileConfig, InvalidInputError, parseRedisUrl } from '../src/contracts/index.js';
 
 const HUGE = '99999999999999999999';
 

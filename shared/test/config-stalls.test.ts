@@ -1,7 +1,7 @@
 // The configuration schema: lock and stall detection (WQ_LOCK_MS, WQ_STALLED_INTERVAL_MS,
 // WQ_MAX_STALLED) and the test-only failure switch WQ_TEST_FAIL_JOBS.
 import { describe, expect, it } from 'vitest';
-import { compileConfig } from '../src/index.js';
+import { compileConfig } from '../src/contracts/index.js';
 
 describe('when the lock and stall settings are read', () => {
   it('defaults to 24 s locks, a check every 6 s (30 s at most in all) and two stalls per job', () => {

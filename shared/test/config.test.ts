@@ -1,7 +1,7 @@
 // The configuration schema: WQ_MAX_UNIT_BYTES (the memory cap of one unit).
 import { describe, expect, it } from 'vitest';
 import { availableParallelism, totalmem } from 'node:os';
-import { compileConfig } from '../src/index.js';
+import { compileConfig } from '../src/contracts/index.js';
 
 /** A quarter of this machine's memory, shared among its cores: one slot's share. */
 const SLOT_SHARE = Math.floor((totalmem() * 0.25) / availableParallelism());

@@ -5,11 +5,11 @@ import {
   countPlacements,
   countUnit,
   estimateCost,
-  InvalidInputError,
   middleStart,
   planUnits,
   unitWeight,
-} from '../src/index.js';
+} from '../src/kernel/index.js';
+import { InvalidInputError } from '../src/contracts/index.js';
 import { bruteForceCount, depthOneCount } from './oracle.js';
 
 const sum = (values: bigint[]): bigint => values.reduce((a, b) => a + b, 0n);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseNSpec } from '../src/index.js';
+import { parseNSpec } from '../src/contracts/index.js';
 
 describe('when parsing board sizes', () => {
   it('reads single sizes, ranges and lists', () => {

@@ -3,8 +3,8 @@
 // first); the reference from the sources, like every other kernel test.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { countByWindowTransferParallel } from '../dist/index.js';
-import { countByWindowTransfer } from '../src/index.js';
+import { countByWindowTransferParallel } from '../dist/kernel/index.js';
+import { countByWindowTransfer } from '../src/kernel/index.js';
 
 const TEAMS = [1, 2, 3, 4];
 const everyD = (n: number): number[] => Array.from({ length: n }, (_, d) => d);

@@ -1,6 +1,7 @@
 // The published values every S(n) is checked against.
 import { describe, expect, it } from 'vitest';
-import { classicCount, CLASSIC_QUEENS, knownValue } from '../src/index.js';
+import { classicCount } from '../src/kernel/index.js';
+import { CLASSIC_QUEENS, knownValue } from '../src/contracts/index.js';
 
 describe('when a count has a published value', () => {
   it('knows N(n, 0) = n^n and N(n, n-1) from OEIS A000170 up to n = 27', () => {

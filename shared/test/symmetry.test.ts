@@ -4,12 +4,12 @@ import {
   centreRows,
   countCompletions,
   estimateCost,
-  InvalidInputError,
   middleStart,
   planUnits,
   topUnits,
   unitWeight,
-} from '../src/index.js';
+} from '../src/kernel/index.js';
+import { InvalidInputError } from '../src/contracts/index.js';
 import { bruteForceCount } from './oracle.js';
 
 /** Every legal placement of k consecutive rows, by direct comparison (independent of the kernel). */

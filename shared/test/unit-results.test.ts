@@ -1,7 +1,7 @@
 // Unit results read back from Redis: records with the timeline's sweep, start time and slot, and
 // older records without them, both parse; anything else in those fields is refused.
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError, parseUnitResult } from '../src/index.js';
+import { InvalidInputError, parseUnitResult } from '../src/contracts/index.js';
 
 const OLD = {
   kind: 'unit',

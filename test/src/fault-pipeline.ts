@@ -2,8 +2,8 @@
 // and poke jobs), and workers started with fast stall detection, all closed by `close()`.
 import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
-import { PipelineClient } from '@weak-queens/producer';
-import { compileConfig, QUEUE_NAMES } from '@weak-queens/shared';
+import { PipelineClient } from '@weak-queens/shared/client';
+import { compileConfig, QUEUE_NAMES } from '@weak-queens/shared/contracts';
 import { deletePrefix, uniquePrefix } from './test-redis.js';
 import { FAST_STALLS, startWorker } from './worker-processes.js';
 

@@ -1,7 +1,8 @@
 // Fault tests that put one long unit in the queue by hand must record its plan first: workers
 // count only units of a recorded plan. Here: the whole (n, D) as one DFS unit.
 import { Redis } from 'ioredis';
-import { planIdOf, ResultStore } from '@weak-queens/shared';
+import { planIdOf } from '@weak-queens/shared/contracts';
+import { ResultStore } from '@weak-queens/shared/client';
 
 /** Records the one-unit DFS plan of N(n, D) under `prefix`; returns its plan id. */
 export async function recordOneUnitPlan(

@@ -4,7 +4,7 @@
 // milliseconds; a stored calibration that says the DFS runs 2× slower than modelled keeps the
 // transfer's single unit.
 import { Redis } from 'ioredis';
-import { storeKeys } from '@weak-queens/shared';
+import { storeKeys } from '@weak-queens/shared/contracts';
 
 export async function keepTransferAt14x8(redisUrl: string, prefix: string): Promise<void> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });

@@ -1,6 +1,7 @@
 // Snapshots of the unit records in the result store: each record names the worker process that
 // computed it and how long it took, so an unchanged record proves the unit was not recomputed.
-import type { ResultStore, UnitResult } from '@weak-queens/shared';
+import type { ResultStore } from '@weak-queens/shared/client';
+import type { UnitResult } from '@weak-queens/shared/contracts';
 
 /** Every stored unit of the given sizes, keyed `n/D/unit`. */
 export async function unitRecords(

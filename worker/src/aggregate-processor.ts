@@ -6,17 +6,16 @@ import {
   type CompletionRecord,
   type DepthResult,
   JOB_NAMES,
-  type Logger,
   parseChildResult,
   parseDepthJobData,
   parseSumChild,
   parseSumJobData,
   parseUnitResult,
-  type ResultStore,
   type SumResult,
   type UnitResult,
   type VerifiedResult,
-} from '@weak-queens/shared';
+} from '@weak-queens/shared/contracts';
+import { type Logger, type ResultStore } from '@weak-queens/shared/client';
 import { asJobFailure } from './failures.js';
 import { describeMismatch, disagreements } from './verification.js';
 

@@ -1,20 +1,17 @@
 // The `count` queue's processor: validates the unit, skips it when the result store already
 // has it, runs the kernel on a pool thread, stores the result and returns it.
 import { DelayedError, type Job, UnrecoverableError, WaitingError } from 'bullmq';
+import { estimateCost, type WorkUnit } from '@weak-queens/shared/kernel';
+import { type Logger, type ResultStore, type WorkerInfo } from '@weak-queens/shared/client';
 import {
-  estimateCost,
-  type Logger,
   parseUnitJobData,
   type PlanHeader,
-  type ResultStore,
   type UnitJobData,
   type UnitResult,
   unitKey,
   type VerifiedResult,
-  type WorkerInfo,
-  type WorkUnit,
   wholeDepth,
-} from '@weak-queens/shared';
+} from '@weak-queens/shared/contracts';
 import { asJobFailure } from './failures.js';
 import { HandBackError } from './hand-back-error.js';
 import type { KernelPool, KernelRun } from './kernel-pool.js';

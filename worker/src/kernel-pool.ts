@@ -1,7 +1,8 @@
 // A fixed set of worker threads that run kernel units, one unit per thread at a time; a big
 // window-transfer unit instead runs alone on a team of as many threads as the pool has slots.
 import { Worker } from 'node:worker_threads';
-import { countByWindowTransferParallel, WeakQueensError, type WorkUnit } from '@weak-queens/shared';
+import { countByWindowTransferParallel, type WorkUnit } from '@weak-queens/shared/kernel';
+import { WeakQueensError } from '@weak-queens/shared/contracts';
 import { HandBackError } from './hand-back-error.js';
 import { KernelError } from './kernel-error.js';
 import type { ThreadReply } from './kernel-thread.js';

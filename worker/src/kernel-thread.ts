@@ -1,7 +1,7 @@
 // Runs one unit at a time on a worker thread, so the CPU-bound kernel never blocks the main
 // thread where BullMQ renews job locks. Messages: in { unit }, out progress / done / error.
 import { parentPort } from 'node:worker_threads';
-import { countUnit, type WorkUnit, WeakQueensError } from '@weak-queens/shared';
+import { countUnit, WeakQueensError, type WorkUnit } from '@weak-queens/shared/kernel';
 
 export type ThreadRequest = { readonly unit: WorkUnit };
 export type ThreadReply =

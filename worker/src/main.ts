@@ -3,11 +3,11 @@
 // process that started it goes away (its IPC channel closes), so a worker is never orphaned.
 import {
   compileConfig,
-  createLogger,
   InvalidInputError,
   positiveInteger,
   WeakQueensError,
-} from '@weak-queens/shared';
+} from '@weak-queens/shared/contracts';
+import { createLogger } from '@weak-queens/shared/client';
 import { startWorkerService, type WorkerService } from './worker-service.js';
 
 const USAGE = 'usage: wq worker [--concurrency k]';

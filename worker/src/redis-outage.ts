@@ -1,7 +1,7 @@
 // A worker that cannot reach Redis waits calmly: every connection reports its failed reconnects
 // here, and the log gets one line when the outage starts, at most one per interval while it
 // lasts, and one when Redis answers again (instead of a warning per attempt per connection).
-import type { Logger } from '@weak-queens/shared';
+import type { Logger } from '@weak-queens/shared/client';
 
 export class RedisOutage {
   private since?: number;

@@ -6,9 +6,8 @@ import {
   type DepthResult,
   knownValue,
   parseChildResult,
-  type ResultStore,
-  type WorkerInfo,
-} from '@weak-queens/shared';
+} from '@weak-queens/shared/contracts';
+import { type ResultStore, type WorkerInfo } from '@weak-queens/shared/client';
 
 /**
  * The first count of (n, D) as the second count's job sees it: its one non-check child, or the

@@ -1,6 +1,7 @@
 // Options of a worker process, with defaults applied in one place.
 import { hostname } from 'node:os';
-import { InvalidInputError, type Logger, type WqConfig } from '@weak-queens/shared';
+import { InvalidInputError, type WqConfig } from '@weak-queens/shared/contracts';
+import { type Logger } from '@weak-queens/shared/client';
 
 export interface WorkerServiceOptions {
   readonly config: WqConfig;

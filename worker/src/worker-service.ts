@@ -6,12 +6,12 @@ import type { Redis } from 'ioredis';
 import {
   createRedis,
   isConnectionError,
-  QUEUE_NAMES,
   redisOptions,
   ResultStore,
   SweepRegistry,
   waitForRedis,
-} from '@weak-queens/shared';
+} from '@weak-queens/shared/client';
+import { QUEUE_NAMES } from '@weak-queens/shared/contracts';
 import { createAggregateProcessor } from './aggregate-processor.js';
 import { createCountProcessor } from './count-processor.js';
 import { KernelPool } from './kernel-pool.js';

@@ -1,7 +1,8 @@
 // Strict argument parsing for the subcommands: node:util parseArgs, with its errors rewritten as
 // one line that names the option and says what is allowed.
 import { parseArgs } from 'node:util';
-import { InvalidInputError, MAX_N } from '@weak-queens/shared';
+import { InvalidInputError } from '@weak-queens/shared/contracts';
+import { MAX_N } from '@weak-queens/shared/kernel';
 import { UsageError } from './usage-error.js';
 
 export interface OptionSpec {

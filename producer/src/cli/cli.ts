@@ -1,6 +1,6 @@
 // The `wq` dispatcher: picks the command, answers --help everywhere, and turns every failure into
 // one line on stderr and an exit code (0 ok, 1 failed, 2 bad command line), never a stack trace.
-import { InvalidInputError, WeakQueensError } from '@weak-queens/shared';
+import { InvalidInputError, WeakQueensError } from '@weak-queens/shared/contracts';
 import type { Command } from './command.js';
 import { errorLine } from './error-line.js';
 import { UsageError } from './usage-error.js';

@@ -2,8 +2,9 @@
 // so `wq compute`, `wq boards` and every `--help` start without paying for it. Redis is probed
 // first: a few tries with one line per change of what is wrong, then a clear error, instead of
 // BullMQ's endless reconnects (a CLI must end) or a silent database 0.
-import { type RedisUnavailableError, waitForRedis, type WqConfig } from '@weak-queens/shared';
-import type { PipelineClient } from '../pipeline/pipeline-client.js';
+import { type RedisUnavailableError, waitForRedis } from '@weak-queens/shared/client';
+import { type WqConfig } from '@weak-queens/shared/contracts';
+import type { PipelineClient } from '@weak-queens/shared/client';
 
 /** Probes before a command gives up on Redis: about 4 s of pauses in all. */
 export const REDIS_ATTEMPTS = 5;
@@ -25,6 +26,6 @@ export async function openPipelineClient(
     },
   });
   if (shown !== undefined) stderr.write(`wq ${command}: Redis at ${config.redisUrl} answers now\n`);
-  const { PipelineClient: Client } = await import('../pipeline/pipeline-client.js');
+  const { PipelineClient: Client } = await import('@weak-queens/shared/client');
   return new Client(config);
 }

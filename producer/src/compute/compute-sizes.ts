@@ -1,6 +1,6 @@
 // `wq compute` without the printing: plans the work units of every (n, D) of the requested sizes,
 // runs them in this thread or on a pool of worker threads, and streams N(n, ·) and S(n) per n.
-import { type AlgorithmChoice, planUnits, type WorkUnit } from '@weak-queens/shared';
+import { type AlgorithmChoice, planUnits, type WorkUnit } from '@weak-queens/shared/kernel';
 import { CostProgress } from './cost-progress.js';
 import { InProcessRunner } from './in-process-runner.js';
 import { type SizeResult, SizeTotals } from './size-totals.js';

@@ -1,4 +1,4 @@
-import type { WorkUnit } from '@weak-queens/shared';
+import type { WorkUnit } from '@weak-queens/shared/kernel';
 
 /** Overall progress as the estimated-cost-weighted share of finished and running units. */
 export class CostProgress {

@@ -1,4 +1,4 @@
-import { countUnit, type WorkUnit } from '@weak-queens/shared';
+import { countUnit, type WorkUnit } from '@weak-queens/shared/kernel';
 import type { UnitEvents, UnitRunner } from './unit-runner.js';
 
 /**

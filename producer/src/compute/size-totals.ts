@@ -1,4 +1,4 @@
-import type { WorkUnit } from '@weak-queens/shared';
+import type { WorkUnit } from '@weak-queens/shared/kernel';
 
 /** N(n, D) for every D of one n, and their sum S(n). */
 export interface SizeResult {

@@ -1,7 +1,7 @@
 // Runs the big window-transfer units of a batch one after another, each on a team of every
 // thread (the transfer does not split into units, so it would otherwise be one thread's long
 // tail), and hands the other units to another runner.
-import { countByWindowTransferParallel, type WorkUnit } from '@weak-queens/shared';
+import { countByWindowTransferParallel, type WorkUnit } from '@weak-queens/shared/kernel';
 import { UnitFailedError } from './unit-failed-error.js';
 import type { UnitEvents, UnitRunner } from './unit-runner.js';
 

@@ -1,4 +1,5 @@
-import { WeakQueensError, type WorkUnit } from '@weak-queens/shared';
+import { WeakQueensError } from '@weak-queens/shared/contracts';
+import { type WorkUnit } from '@weak-queens/shared/kernel';
 
 /** A work unit that could not be counted (in a thread, or the thread itself died). */
 export class UnitFailedError extends WeakQueensError {

@@ -1,6 +1,6 @@
 // Messages between the unit pool and its threads. Counts travel as decimal strings: BigInt
 // survives structured clone, but strings are what every other boundary of the project uses.
-import type { WorkUnit } from '@weak-queens/shared';
+import type { WorkUnit } from '@weak-queens/shared/kernel';
 
 export interface UnitThreadData {
   /** Post progress messages (only worth it when someone draws them). */

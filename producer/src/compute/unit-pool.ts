@@ -1,7 +1,8 @@
 // A fixed pool of worker threads that counts work units, most expensive first, while keeping the
 // estimated memory of the units running at once under a budget.
 import { Worker } from 'node:worker_threads';
-import { DEFAULT_MAX_BYTES, InvalidInputError, type WorkUnit } from '@weak-queens/shared';
+import { DEFAULT_MAX_BYTES, type WorkUnit } from '@weak-queens/shared/kernel';
+import { InvalidInputError } from '@weak-queens/shared/contracts';
 import { UnitFailedError } from './unit-failed-error.js';
 import type { CountRequest, UnitReply, UnitThreadData } from './unit-messages.js';
 import type { UnitEvents, UnitRunner } from './unit-runner.js';

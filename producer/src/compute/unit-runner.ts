@@ -1,5 +1,5 @@
 // What runs a batch of work units: in this process (one thread) or on a pool of worker threads.
-import type { WorkUnit } from '@weak-queens/shared';
+import type { WorkUnit } from '@weak-queens/shared/kernel';
 
 export interface UnitEvents {
   /** Unit `index` of the batch has done `fraction` (0..1) of its estimated work. */

@@ -1,6 +1,6 @@
 // Worker-thread entry of the unit pool: counts one unit per request and replies with the count.
 import { parentPort, workerData } from 'node:worker_threads';
-import { countUnit, WeakQueensError } from '@weak-queens/shared';
+import { countUnit, WeakQueensError } from '@weak-queens/shared/kernel';
 import type { CountRequest, UnitReply, UnitThreadData } from './unit-messages.js';
 
 /** Progress messages per unit are capped so the main thread is never flooded. */

@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn, type StdioOptions } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { WeakQueensError } from '@weak-queens/shared';
+import { WeakQueensError } from '@weak-queens/shared/contracts';
 import { withIpc } from './worker-process.js';
 
 /** The dashboard is not installed or not built. */

@@ -4,9 +4,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { compileConfig, type Logger, waitForRedis } from '@weak-queens/shared';
-import { followSweep } from '../pipeline/follow.js';
-import { PipelineClient } from '../pipeline/pipeline-client.js';
+import { compileConfig } from '@weak-queens/shared/contracts';
+import { type Logger, waitForRedis } from '@weak-queens/shared/client';
+import { followSweep } from '../cli/follow.js';
+import { PipelineClient } from '@weak-queens/shared/client';
 import { startEmbeddedDashboard } from './dashboard-process.js';
 import { RedisServer } from './redis-server.js';
 import { exitOf, spawnWorkerProcess } from './worker-process.js';

@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { WeakQueensError } from '@weak-queens/shared';
+import { WeakQueensError } from '@weak-queens/shared/contracts';
 
 export interface RedisServerOptions {
   /** Data directory (AOF and logs); created if missing. */

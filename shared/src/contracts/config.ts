@@ -1,7 +1,7 @@
 // Configuration from the environment (and flags layered on top), compiled once at start with
 // defaults and errors that name the variable. Nothing else reads process.env.
 import { availableParallelism } from 'node:os';
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError } from '../kernel/errors.js';
 import { defaultSlotMemory, defaultWorkerMemory } from './worker-memory.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

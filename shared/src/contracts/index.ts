@@ -1,4 +1,6 @@
-// The contracts producer and worker agree on: queues, payloads, results, keys, config, logs.
+// @weak-queens/shared/contracts: what producer, worker and dashboard agree on: queue names, job
+// payloads and results, the Redis key layout, plans, config, errors. Data and validation only:
+// the Redis classes that read and write them are in ../client.
 export {
   QUEUE_NAMES,
   type QueueName,
@@ -41,7 +43,6 @@ export {
   parseSumChild,
 } from './job-results.js';
 export { type StoreKeys, storeKeys } from './store-keys.js';
-export { ResultStore, type Role, type PutUnitOutcome, type Disagreement } from './result-store.js';
 export {
   type PlannedUnitRecord,
   type PlanHeader,
@@ -51,12 +52,6 @@ export {
   PLAN_ID,
   planIdOf,
 } from './plan-record.js';
-export {
-  SweepRegistry,
-  type SweepRecord,
-  type WorkerInfo,
-  WORKER_TTL_MS,
-} from './sweep-registry.js';
 export {
   LOG_LEVELS,
   type LogLevel,
@@ -87,19 +82,12 @@ export {
   calibrationRatio,
 } from './calibration.js';
 export { CLASSIC_QUEENS, type KnownValue, knownValue } from './references.js';
-export {
-  redisOptions,
-  createRedis,
-  type ConnectionRole,
-  isConnectionError,
-  workerRetryDelay,
-} from './connection.js';
-export {
-  probeRedis,
-  waitForRedis,
-  RedisUnavailableError,
-  type RedisProblem,
-  type WaitForRedisOptions,
-} from './redis-probe.js';
-export { createLogger, type Logger, type LoggerOptions } from './logger.js';
 export { MACHINE_MEMORY_SHARE, defaultSlotMemory, defaultWorkerMemory } from './worker-memory.js';
+export { parseNSpec } from './n-spec.js';
+export {
+  WeakQueensError,
+  InvalidInputError,
+  NotApplicableError,
+  MAX_ECHO_CHARS,
+  truncate,
+} from '../kernel/errors.js';

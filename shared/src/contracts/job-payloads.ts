@@ -1,6 +1,6 @@
 // One schema per job payload. Everything read back from Redis goes through these parsers:
 // a payload that fails them can never succeed, so the worker fails the job without retries.
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError } from '../kernel/errors.js';
 import { type Algorithm, ALGORITHMS } from '../kernel/algorithms.js';
 import { assertBoard, assertLegalUnit } from '../kernel/board.js';
 import { unitWeight } from '../kernel/symmetry.js';

@@ -1,6 +1,6 @@
 // The values jobs return (BullMQ stores them as JSON) and the records the result store keeps.
 // Counts are decimal strings; the parsers check every field of a value read back from Redis.
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError } from '../kernel/errors.js';
 import { type Algorithm, ALGORITHMS } from '../kernel/algorithms.js';
 import { SWEEP_ID } from './job-payloads.js';
 

@@ -2,7 +2,7 @@
 // with its weight, estimate and work bound. A worker counts only units found in such a record,
 // and a sum adds only the full unit set of one, so a job nobody planned never becomes a result.
 import { createHash } from 'node:crypto';
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError } from '../kernel/errors.js';
 import { type Algorithm, ALGORITHMS } from '../kernel/algorithms.js';
 import type { Role } from './roles.js';
 

@@ -1,5 +1,5 @@
 // The three counting algorithms behind one interface, their cost models, and the `auto` choice.
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError } from './errors.js';
 import { assertBoard, assertLegalUnit, fixedRows, middleStart } from './board.js';
 import { countByDfs } from './bitmask-dfs.js';
 import { estimateTree, estimateUnitTree } from './estimate.js';

@@ -5,7 +5,7 @@
 // A unit fixes one run of consecutive rows: a prefix (rows 0..p−1) or a middle run starting at
 // `middleStart(n)`. The search grows that run down to the bottom row, then up to the top row,
 // so every partial board it visits is a run of consecutive rows (see symmetry.ts for why).
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError } from './errors.js';
 import { assertLegalUnit, fullMask, middleStart, popcount } from './board.js';
 import type { ProgressCallback } from './progress.js';
 

@@ -1,7 +1,7 @@
 // Board rules shared by every algorithm: the allowed sizes, bitmask helpers, and legality of
 // a unit's fixed rows: a prefix (the columns of the first rows) or a middle run (the columns
 // of consecutive rows from `middleStart(n)` down), which is how work units are described.
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError } from './errors.js';
 
 /** Columns are bits of a 32-bit integer, so boards go up to 32×32. */
 export const MAX_N = 32;

@@ -2,7 +2,7 @@
 // unit fixes the board's central block (its signature under the board's symmetries, see
 // symmetry.ts) and maybe more rows below it; units are what workers run, each with its
 // estimated cost.
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError } from './errors.js';
 import {
   type Algorithm,
   type AlgorithmChoice,

@@ -2,7 +2,7 @@
 // should use a whole machine. It counts exactly what countByWindowTransfer (the reference)
 // counts, with the same arithmetic: each pass only splits the trie nodes into contiguous shares.
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError } from './errors.js';
 import { assertLegalPrefix } from './board.js';
 import { ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';

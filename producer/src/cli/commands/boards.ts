@@ -1,5 +1,6 @@
 // wq boards <n>: streams the classic solutions, stopping at a limit unless asked for all.
-import { formatBoard, InvalidInputError, listBoards, MAX_N } from '@weak-queens/shared';
+import { formatBoard, listBoards, MAX_N } from '@weak-queens/shared/kernel';
+import { InvalidInputError } from '@weak-queens/shared/contracts';
 import { parseBoardSize, parseCommandArgs, parseInteger } from '../args.js';
 import type { Command } from '../command.js';
 import { LineWriter } from '../line-writer.js';

@@ -1,6 +1,6 @@
 // `wq cancel <sweep>`: remove a sweep's unfinished work from the queues.
-import { compileConfig, InvalidInputError } from '@weak-queens/shared';
-import { onlyPositionals, parseFlags } from '../../pipeline/flags.js';
+import { compileConfig, InvalidInputError } from '@weak-queens/shared/contracts';
+import { onlyPositionals, parseFlags } from '../flags.js';
 import type { Command } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
 import { guarded } from './guarded.js';

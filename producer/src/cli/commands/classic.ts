@@ -1,5 +1,5 @@
 // wq classic <n>: the ordinary n-queens count Q(n) = N(n, n-1).
-import { classicCount, MAX_N } from '@weak-queens/shared';
+import { classicCount, MAX_N } from '@weak-queens/shared/kernel';
 import { parseBoardSize, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 

@@ -1,6 +1,7 @@
 // wq compute <ns>: N(n, D) for every D and S(n), in this thread or on k worker threads.
 import { availableParallelism } from 'node:os';
-import { ALGORITHM_CHOICES, parseAlgorithm, parseNSpec, MAX_N } from '@weak-queens/shared';
+import { ALGORITHM_CHOICES, parseAlgorithm, MAX_N } from '@weak-queens/shared/kernel';
+import { parseNSpec } from '@weak-queens/shared/contracts';
 import { computeSizes } from '../../compute/compute-sizes.js';
 import { parseCommandArgs, parseInteger } from '../args.js';
 import type { Command } from '../command.js';

@@ -3,7 +3,7 @@
 // forwarding signals so Ctrl-C and SIGTERM close it gracefully.
 import { runForwardingSignals } from '../../embedded/worker-process.js';
 import { spawnDashboardProcess } from '../../embedded/dashboard-process.js';
-import { onlyPositionals, parseFlags } from '../../pipeline/flags.js';
+import { onlyPositionals, parseFlags } from '../flags.js';
 import type { Command } from '../command.js';
 import { guarded } from './guarded.js';
 

@@ -1,8 +1,8 @@
 // What the pipeline commands share: an error becomes one line on stderr with exit code 2 (bad
 // input or configuration) or 1 (a sweep that failed, a Redis that stayed unreachable), before
 // it reaches the dispatcher.
-import { WeakQueensError } from '@weak-queens/shared';
-import { SweepFailedError } from '../../pipeline/sweep-failed-error.js';
+import { WeakQueensError } from '@weak-queens/shared/contracts';
+import { SweepFailedError } from '@weak-queens/shared/client';
 import { errorLine } from '../error-line.js';
 
 export async function guarded(name: string, body: () => Promise<number>): Promise<number> {

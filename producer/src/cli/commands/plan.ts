@@ -10,13 +10,13 @@ import {
   parseByteSize,
   parseNSpec,
   positiveInteger,
-} from '@weak-queens/shared';
+} from '@weak-queens/shared/contracts';
 import {
   type ClusterDescription,
   type ClusterPlan,
   planForCluster,
-} from '../../pipeline/cluster-plan.js';
-import { parseFlags } from '../../pipeline/flags.js';
+} from '@weak-queens/shared/client';
+import { parseFlags } from '../flags.js';
 import type { Command } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
 import { guarded } from './guarded.js';

@@ -1,7 +1,8 @@
 // `wq results <ns> [--json|--csv]`: what the result store holds; missing values show as missing.
-import { compileConfig, InvalidInputError, parseNSpec } from '@weak-queens/shared';
-import { onlyPositionals, parseFlags } from '../../pipeline/flags.js';
-import { resultsCsv, resultsJsonLine, resultsTable } from '../../pipeline/format.js';
+import { compileConfig, InvalidInputError, parseNSpec } from '@weak-queens/shared/contracts';
+import { onlyPositionals, parseFlags } from '../flags.js';
+import { resultsCsv, resultsJsonLine } from '@weak-queens/shared/client';
+import { resultsTable } from '../format.js';
 import type { Command } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
 import { guarded } from './guarded.js';

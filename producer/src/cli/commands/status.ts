@@ -1,6 +1,6 @@
 // `wq status [--json]`: every sweep with n done/total and per-n progress, and the live workers.
-import { compileConfig } from '@weak-queens/shared';
-import { onlyPositionals, parseFlags } from '../../pipeline/flags.js';
+import { compileConfig } from '@weak-queens/shared/contracts';
+import { onlyPositionals, parseFlags } from '../flags.js';
 import type { Command } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
 import { guarded } from './guarded.js';

@@ -4,9 +4,9 @@ import {
   MAX_TARGET_SECONDS,
   parseNSpec,
   parseTargetSeconds,
-} from '@weak-queens/shared';
-import { followSweep } from '../../pipeline/follow.js';
-import { onlyPositionals, parseFlags } from '../../pipeline/flags.js';
+} from '@weak-queens/shared/contracts';
+import { followSweep } from '../follow.js';
+import { onlyPositionals, parseFlags } from '../flags.js';
 import type { Command } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
 import { guarded } from './guarded.js';

@@ -1,5 +1,5 @@
 // wq unique <n>: classic solutions counted once per class under rotations and reflections.
-import { MAX_N, uniqueCount } from '@weak-queens/shared';
+import { MAX_N, uniqueCount } from '@weak-queens/shared/kernel';
 import { parseBoardSize, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 

@@ -1,8 +1,8 @@
 // `wq verify <ns> [--repair] [--json]`: recount every stored N(n, D) with a second algorithm,
 // report each disagreement, and on request count the disagreeing n afresh.
-import { compileConfig, parseNSpec } from '@weak-queens/shared';
-import { parseFlags } from '../../pipeline/flags.js';
-import type { VerifyOutcome } from '../../pipeline/pipeline-client.js';
+import { compileConfig, parseNSpec } from '@weak-queens/shared/contracts';
+import { parseFlags } from '../flags.js';
+import type { VerifyOutcome } from '@weak-queens/shared/client';
 import type { Command } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
 import { guarded } from './guarded.js';

@@ -2,8 +2,8 @@
 // which the producer never imports: this resolves the worker's entry file and runs it with
 // node, forwarding signals so Ctrl-C, SIGTERM and SIGHUP close it gracefully.
 import { runForwardingSignals, spawnWorkerProcess } from '../../embedded/worker-process.js';
-import { onlyPositionals, parseFlags } from '../../pipeline/flags.js';
-import { positiveInteger } from '@weak-queens/shared';
+import { onlyPositionals, parseFlags } from '../flags.js';
+import { positiveInteger } from '@weak-queens/shared/contracts';
 import type { Command } from '../command.js';
 import { guarded } from './guarded.js';
 

@@ -2,8 +2,8 @@
 // holding the database the URL asks for. Left to itself ioredis reconnects forever to a port that
 // is not Redis, and when SELECT fails it only emits an event and carries on in database 0.
 import { Redis } from 'ioredis';
-import { InvalidInputError, WeakQueensError } from '../errors.js';
-import type { WqConfig } from './config.js';
+import { InvalidInputError, WeakQueensError } from '../kernel/errors.js';
+import type { WqConfig } from '../contracts/config.js';
 import { isConnectionError, redisOptions } from './connection.js';
 
 /** Why Redis cannot be used right now (each may pass: a restart, a failover, a cut link). */

@@ -1,6 +1,6 @@
 // The board sizes a command or a sweep asks for: "14", "4-12" or "4,6,10-12".
-import { InvalidInputError } from './errors.js';
-import { MAX_N } from './kernel/board.js';
+import { InvalidInputError } from '../kernel/errors.js';
+import { MAX_N } from '../kernel/board.js';
 
 const ALLOWED = `sizes from 1 to ${MAX_N} as "14", "4-12" or "4,6,10-12"`;
 

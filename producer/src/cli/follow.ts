@@ -1,7 +1,8 @@
 // Follows a sweep until it finishes: a progress bar on a terminal, plain lines otherwise (both
 // on stderr), then the results on stdout as a table or JSON lines.
-import type { PipelineClient } from './pipeline-client.js';
-import { progressLine, resultsJsonLine, resultsTable } from './format.js';
+import type { PipelineClient } from '@weak-queens/shared/client';
+import { resultsJsonLine } from '@weak-queens/shared/client';
+import { progressLine, resultsTable } from './format.js';
 
 export async function followSweep(
   client: PipelineClient,

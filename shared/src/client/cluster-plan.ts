@@ -3,7 +3,8 @@
 // least work but is one unit on one slot; the DFS does more work but splits over every slot.
 // The makespan is simulated the way the queue runs units: largest expected seconds first, each
 // on the slot that frees up first.
-import { type Algorithm, type Calibration, DEFAULT_MAX_UNITS } from '@weak-queens/shared';
+import { type Algorithm, DEFAULT_MAX_UNITS } from '../kernel/index.js';
+import { type Calibration } from '../contracts/index.js';
 import { cheapestAlgorithm, planDepth, type PlannedDepth } from './sweep-planner.js';
 
 /** Workers all alike: `workers` machines (processes) of `slots` slots and `memoryBytes` each. */

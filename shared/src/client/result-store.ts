@@ -9,8 +9,8 @@ import {
   parseDepthResult,
   parseUnitResult,
   type UnitResult,
-} from './job-results.js';
-import { type StoreKeys, storeKeys } from './store-keys.js';
+} from '../contracts/job-results.js';
+import { type StoreKeys, storeKeys } from '../contracts/store-keys.js';
 import {
   encodePlannedUnit,
   PLAN_HEADER_FIELD,
@@ -18,16 +18,16 @@ import {
   type PlannedUnitRecord,
   parsePlanHeader,
   parsePlannedUnit,
-} from './plan-record.js';
-import type { Role } from './roles.js';
+} from '../contracts/plan-record.js';
+import type { Role } from '../contracts/roles.js';
 import {
   type Calibration,
   CALIBRATION_MIN_MODEL_SECONDS,
   calibrationFromFields,
   corruptCalibration,
-} from './calibration.js';
+} from '../contracts/calibration.js';
 
-export type { Role } from './roles.js';
+export type { Role } from '../contracts/roles.js';
 
 /**
  * KEYS: units hash, calibration hash, disagreements hash. ARGV: unit key, result JSON,

@@ -1,15 +1,15 @@
 // The sweep planner without Redis: priorities, the memory cap and the calibrated cost model.
 import { describe, expect, it } from 'vitest';
+import { calibrationFromFields } from '../src/contracts/index.js';
 import {
-  calibrationFromFields,
   chooseAlgorithm,
   countPlacements,
   countUnit,
   DEFAULT_MAX_BYTES,
   middleStart,
-} from '@weak-queens/shared';
-import { planDepth } from '../src/pipeline/sweep-planner.js';
-import { PRIORITY_LIMIT, unitPriority } from '../src/pipeline/priority.js';
+} from '../src/kernel/index.js';
+import { planDepth } from '../src/client/sweep-planner.js';
+import { PRIORITY_LIMIT, unitPriority } from '../src/client/priority.js';
 
 const defaults = { targetSeconds: 30, maxUnitBytes: DEFAULT_MAX_BYTES };
 

@@ -5,22 +5,24 @@ import { type FlowJob, type FlowJobNode, FlowProducer, type Job, Queue } from 'b
 import type { Redis } from 'ioredis';
 import {
   type Calibration,
-  createRedis,
   defaultSlotMemory,
-  type Disagreement,
   type Mismatch,
   InvalidInputError,
   QUEUE_NAMES,
   queueStreams,
+  sumJobId,
+  type WqConfig,
+} from '../contracts/index.js';
+import {
+  createRedis,
+  type Disagreement,
   redisOptions,
   ResultStore,
-  sumJobId,
   type SweepRecord,
   SweepRegistry,
   type WorkerInfo,
-  type WqConfig,
-} from '@weak-queens/shared';
-import { isConnectionError } from './connection-errors.js';
+} from './index.js';
+import { isConnectionError } from './connection.js';
 import { type ClusterDescription, planForCluster } from './cluster-plan.js';
 import { type PlannedSize, planSize } from './sweep-planner.js';
 import { SweepFailedError } from './sweep-failed-error.js';

@@ -1,19 +1,6 @@
-// How results and progress are printed: a table per n, one JSON line per n (the same line as
-// `wq compute --json`), or CSV. Missing values print as "missing" / null / empty, never 0.
-import type { SizeResults, SweepProgress } from './pipeline-client.js';
-
-export function resultsJsonLine(r: SizeResults): string {
-  return JSON.stringify({ n: r.n, S: r.S ?? null, N: r.N.map((v) => v ?? null) });
-}
-
-export function resultsCsv(results: readonly SizeResults[]): string {
-  const rows = ['n,D,value'];
-  for (const r of results) {
-    r.N.forEach((v, d) => rows.push(`${r.n},${d},${v ?? ''}`));
-    rows.push(`${r.n},S,${r.S ?? ''}`);
-  }
-  return rows.join('\n') + '\n';
-}
+// How results and progress are printed on a terminal: a table per n and a progress bar. Missing
+// values print as "missing", never 0. (JSON lines and CSV: result-formats.ts in the client.)
+import type { SizeResults, SweepProgress } from '@weak-queens/shared/client';
 
 export function resultsTable(results: readonly SizeResults[]): string {
   const lines: string[] = [];

@@ -1,8 +1,8 @@
 // Sweeps (what a user submitted) and live workers (heartbeats), for status, cancel and retry.
 import type { Redis } from 'ioredis';
-import { InvalidInputError } from '../errors.js';
-import { SWEEP_ID } from './job-payloads.js';
-import { type StoreKeys, storeKeys } from './store-keys.js';
+import { InvalidInputError } from '../kernel/errors.js';
+import { SWEEP_ID } from '../contracts/job-payloads.js';
+import { type StoreKeys, storeKeys } from '../contracts/store-keys.js';
 
 export interface SweepRecord {
   readonly id: string;

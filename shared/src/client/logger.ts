@@ -1,7 +1,7 @@
 // pino JSON logs on stderr (stdout carries results), pretty when stderr is a terminal.
 import { pino, type Logger } from 'pino';
 import pretty from 'pino-pretty';
-import type { LogLevel } from './config.js';
+import type { LogLevel } from '../contracts/config.js';
 
 export type { Logger };
 

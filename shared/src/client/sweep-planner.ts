@@ -6,6 +6,11 @@ import type { FlowJob, FlowJobNode, JobsOptions } from 'bullmq';
 import {
   type Algorithm,
   ALGORITHMS,
+  estimateCost,
+  planUnits,
+  type WorkUnit,
+} from '../kernel/index.js';
+import {
   boundSeconds,
   type Calibration,
   checkJobId,
@@ -13,21 +18,18 @@ import {
   calibrationRatio,
   depthJobId,
   type DepthJobData,
-  estimateCost,
   JOB_NAMES,
   JOB_RETENTION,
   planIdOf,
   type PlannedUnitRecord,
-  planUnits,
   QUEUE_NAMES,
-  type ResultStore,
   sumJobId,
   type SumJobData,
   unitJobId,
   type UnitJobData,
   unitKey,
-  type WorkUnit,
-} from '@weak-queens/shared';
+} from '../contracts/index.js';
+import { type ResultStore } from './index.js';
 import { unitPriority } from './priority.js';
 
 export interface SweepPlanOptions {

@@ -1,7 +1,7 @@
 // The planner for a cluster (`wq plan`): deterministic for the same calibration, sums that add
 // up, and the makespan simulation the queue's order follows.
 import { describe, expect, it } from 'vitest';
-import { planForCluster, simulateMakespan } from '../src/pipeline/cluster-plan.js';
+import { planForCluster, simulateMakespan } from '../src/client/cluster-plan.js';
 
 const GiB = 2 ** 30;
 

@@ -1,7 +1,7 @@
 // Which errors a sweep follower waits out (Redis unreachable) and which it reports at once.
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError } from '@weak-queens/shared';
-import { isConnectionError } from '../src/pipeline/connection-errors.js';
+import { InvalidInputError } from '../src/contracts/index.js';
+import { isConnectionError } from '../src/client/connection.js';
 
 function withCode(message: string, code: string): Error {
   return Object.assign(new Error(message), { code });

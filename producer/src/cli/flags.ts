@@ -1,6 +1,6 @@
 // A small flag parser for the pipeline commands: `--name value`, `--name=value`, booleans.
 // Unknown flags and missing values are InvalidInputErrors that list what is allowed.
-import { InvalidInputError } from '@weak-queens/shared';
+import { InvalidInputError } from '@weak-queens/shared/contracts';
 
 export interface FlagSpec {
   readonly booleans?: readonly string[];

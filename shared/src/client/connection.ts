@@ -1,7 +1,7 @@
 // Redis connections with the settings BullMQ requires for each role, and which errors mean that
 // Redis is away for now rather than a real answer.
 import { Redis, type RedisOptions } from 'ioredis';
-import type { WqConfig } from './config.js';
+import type { WqConfig } from '../contracts/config.js';
 
 /**
  * `worker`: commands wait through reconnects (BullMQ requires maxRetriesPerRequest: null for

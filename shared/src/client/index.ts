@@ -1,0 +1,60 @@
+// @weak-queens/shared/client: the one pipeline client (submit, plan, status, results, cancel,
+// retry, verify) and the Redis-backed pieces it is made of: the result store, the sweep
+// registry, connections and the logger. The CLI, the worker, the dashboard, bench and tests
+// all reach Redis through here.
+export {
+  PipelineClient,
+  type SizeProgress,
+  type SizeResults,
+  type SizeState,
+  type SizeTiming,
+  type DepthTiming,
+  type StatusReport,
+  type SweepProgress,
+  type SweepSubmission,
+  type VerifyOutcome,
+} from './pipeline-client.js';
+export { SweepFailedError } from './sweep-failed-error.js';
+export { resultsCsv, resultsJsonLine } from './result-formats.js';
+export {
+  type ClusterDescription,
+  type ClusterPlan,
+  type ClusterPlanOptions,
+  type DepthPlanSummary,
+  type SizePlanSummary,
+  planForCluster,
+  simulateMakespan,
+} from './cluster-plan.js';
+export {
+  cheapestAlgorithm,
+  planCheck,
+  planDepth,
+  planSize,
+  type PlannedDepth,
+  type PlannedSize,
+  type PlannedUnit,
+  type SweepPlanOptions,
+} from './sweep-planner.js';
+export { PRIORITY_LIMIT, unitPriority } from './priority.js';
+export { ResultStore, type Role, type PutUnitOutcome, type Disagreement } from './result-store.js';
+export {
+  SweepRegistry,
+  type SweepRecord,
+  type WorkerInfo,
+  WORKER_TTL_MS,
+} from './sweep-registry.js';
+export {
+  redisOptions,
+  createRedis,
+  type ConnectionRole,
+  isConnectionError,
+  workerRetryDelay,
+} from './connection.js';
+export {
+  probeRedis,
+  waitForRedis,
+  RedisUnavailableError,
+  type RedisProblem,
+  type WaitForRedisOptions,
+} from './redis-probe.js';
+export { createLogger, type Logger, type LoggerOptions } from './logger.js';

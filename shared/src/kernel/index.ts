@@ -1,0 +1,43 @@
+// @weak-queens/shared/kernel: the counting kernel, pure functions over numbers. It imports only
+// itself and node: built-ins (a lint rule and a test keep it so), so a kernel thread or
+// `wq compute` never loads a Redis client or a logger.
+export {
+  WeakQueensError,
+  InvalidInputError,
+  NotApplicableError,
+  MAX_ECHO_CHARS,
+  truncate,
+} from './errors.js';
+export { MAX_N, assertBoard, assertLegalPrefix, assertLegalUnit, middleStart } from './board.js';
+export type { ProgressCallback } from './progress.js';
+export {
+  ALGORITHMS,
+  ALGORITHM_CHOICES,
+  type Algorithm,
+  type AlgorithmChoice,
+  type CostEstimate,
+  parseAlgorithm,
+  countCompletions,
+  estimateCost,
+  chooseAlgorithm,
+  DEFAULT_MAX_BYTES,
+} from './algorithms.js';
+export {
+  type WorkUnit,
+  type PlanOptions,
+  DEFAULT_MAX_UNITS,
+  planUnits,
+  countUnit,
+  countPlacements,
+} from './plan.js';
+export { classicCount, uniqueCount, listBoards, formatBoard } from './classic.js';
+export { countByDfs } from './bitmask-dfs.js';
+export { countByWindowTransfer } from './window-transfer.js';
+export {
+  countByWindowTransferParallel,
+  type ParallelTransferOptions,
+  MAX_TEAM_THREADS,
+} from './window-transfer-parallel.js';
+export { countBySeedDp } from './seed-dp.js';
+export { estimateTree } from './estimate.js';
+export { type UnitRows, centreRows, symmetryScheme, topUnits, unitWeight } from './symmetry.js';
