@@ -1,6 +1,7 @@
 // `npm run bench [-- --full | --pipeline | --scale]`: benchmarks, never timed assertions.
 import { parseArgs } from 'node:util';
 import { runKernelBench } from './kernel-bench.js';
+import { runChaosBench } from './chaos.js';
 import { runFrontierBench } from './frontier.js';
 import { runPipelineBench } from './pipeline.js';
 import { runRedisMemoryBench } from './redis-memory.js';
@@ -14,15 +15,27 @@ async function main(): Promise<number> {
       scale: { type: 'boolean', default: false },
       frontier: { type: 'boolean', default: false },
       'redis-memory': { type: 'boolean', default: false },
+      chaos: { type: 'boolean', default: false },
+      minutes: { type: 'string', default: '10' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
   });
   if (values.help) {
     console.log(
-      'usage: npm run bench [-- --full] [-- --pipeline] [-- --scale [--full]] [-- --redis-memory] [-- --frontier [--full]]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)\n  --redis-memory: Redis bytes per queued and finished unit for a sweep of ~100,000 units\n  --frontier: S(16) (--full: and S(17)) on 2 workers against the peer program on 2 threads',
+      'usage: npm run bench [-- --full] [-- --pipeline] [-- --scale [--full]] [-- --redis-memory] [-- --frontier [--full]] [-- --chaos [--minutes m]]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)\n  --redis-memory: Redis bytes per queued and finished unit for a sweep of ~100,000 units\n  --frontier: S(16) (--full: and S(17)) on 2 workers against the peer program on 2 threads\n  --chaos: sweeps under random kill -9s, freezes, Redis restarts and network cuts for m minutes (default 10)',
     );
     return 0;
+  }
+  if (values.chaos) {
+    const minutes = Number(values.minutes);
+    if (!(minutes > 0 && minutes <= 24 * 60)) {
+      console.error(
+        `--minutes: ${values.minutes.slice(0, 20)} is not allowed (a number of minutes from 0 to 1440)`,
+      );
+      return 2;
+    }
+    return (await runChaosBench({ minutes })) ? 0 : 1;
   }
   if (values['redis-memory']) return (await runRedisMemoryBench()) ? 0 : 1;
   if (values.frontier) return (await runFrontierBench({ full: values.full })) ? 0 : 1;

@@ -14,3 +14,11 @@ export { unitRecords } from './unit-records.js';
 export { type FaultPipeline, openFaultPipeline } from './fault-pipeline.js';
 export { keepTransferAt14x8 } from './transfer-at-14-8.js';
 export { recordOneUnitPlan } from './one-unit-plan.js';
+export {
+  runChaosSoak,
+  FAULT_KINDS,
+  type FaultKind,
+  type ChaosOptions,
+  type ChaosReport,
+  type ChaosRound,
+} from './chaos-soak.js';

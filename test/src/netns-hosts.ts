@@ -120,6 +120,11 @@ export class NetnsLab {
     ip('-n', host.netns, 'link', 'set', host.link, 'down');
   }
 
+  /** Plugs the host's cable back in: its hanging connections carry on. */
+  restore(host: Host): void {
+    ip('-n', host.netns, 'link', 'set', host.link, 'up');
+  }
+
   /** Kills every process started here and deletes the namespaces (and with them the links). */
   async destroy(): Promise<void> {
     await Promise.all(

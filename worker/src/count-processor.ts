@@ -144,6 +144,7 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       });
     };
 
+    await store.noteUnitStart();
     const startedAt = Date.now();
     const started = performance.now();
     let run: KernelRun;

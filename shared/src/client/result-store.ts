@@ -39,7 +39,10 @@ const PUT_UNIT = `
 local old = redis.call('HGET', KEYS[1], ARGV[1])
 if old then
   local ok, stored = pcall(cjson.decode, old)
-  if ok and type(stored) == 'table' and stored['value'] == ARGV[6] then return 2 end
+  if ok and type(stored) == 'table' and stored['value'] == ARGV[6] then
+    redis.call('HINCRBY', KEYS[4], 'duplicates', 1)
+    return 2
+  end
   redis.call('HSET', KEYS[3], ARGV[7], ARGV[8])
   return 0
 end
@@ -113,10 +116,11 @@ export class ResultStore {
     };
     const outcome = await this.redis.eval(
       PUT_UNIT,
-      3,
+      4,
       units,
       this.keys.calibration,
       this.keys.disagreements,
+      this.keys.counters,
       result.unit,
       JSON.stringify(result),
       calibrates ? result.algorithm : '',
@@ -127,6 +131,21 @@ export class ResultStore {
       JSON.stringify(disagreement),
     );
     return outcome === 1 ? 'stored' : outcome === 2 ? 'duplicate' : 'conflict';
+  }
+
+  /** Counts one more unit begun by a worker (a unit begun twice was re-run after a fault). */
+  async noteUnitStart(): Promise<void> {
+    await this.redis.hincrby(this.keys.counters, 'starts', 1);
+  }
+
+  /** Units begun, and units counted again with the same value, since the store was new. */
+  async counters(): Promise<{ starts: number; duplicates: number }> {
+    const [starts, duplicates] = await this.redis.hmget(this.keys.counters, 'starts', 'duplicates');
+    const count = (text: string | null | undefined): number => {
+      const value = Number(text ?? 0);
+      return Number.isSafeInteger(value) && value >= 0 ? value : 0;
+    };
+    return { starts: count(starts), duplicates: count(duplicates) };
   }
 
   /** Units counted twice with different values, oldest first. */

@@ -33,6 +33,11 @@ export interface StoreKeys {
   plan(n: number, depth: number, planId: string): string;
   /** Hash `n:D:role:unit` → Disagreement JSON: a unit counted twice with two values. */
   readonly disagreements: string;
+  /**
+   * Hash of fault counters: `starts` (units the workers began to count) and `duplicates`
+   * (units counted again with the same value). Starts beyond the stored units are re-runs.
+   */
+  readonly counters: string;
 }
 
 export function storeKeys(prefix: string): StoreKeys {
@@ -52,5 +57,6 @@ export function storeKeys(prefix: string): StoreKeys {
     mismatches: `${prefix}:results:mismatches`,
     plan: (n, depth, planId) => `${prefix}:plan:${n}:${depth}:${planId}`,
     disagreements: `${prefix}:results:disagreements`,
+    counters: `${prefix}:results:counters`,
   };
 }
