@@ -25,6 +25,7 @@ import {
 import { isConnectionError } from './connection.js';
 import { type ClusterDescription, planForCluster } from './cluster-plan.js';
 import { type PlannedSize, planSize } from './sweep-planner.js';
+import { SubmitLock } from './submit-lock.js';
 import { SweepFailedError } from './sweep-failed-error.js';
 
 export type SizeState = 'done' | 'queued' | 'running' | 'failed' | 'missing';
@@ -185,33 +186,15 @@ export class PipelineClient {
       plans.push(planned);
     }
     const enqueueStarted = performance.now();
-    // Two flows in flight at most: Redis runs one flow's transaction while this process builds
-    // the next one's (more would only hold more of them in memory at once).
-    let previous: Promise<unknown> = Promise.resolve();
-    for (const planned of plans) {
-      const { n } = planned;
-      if (!planned.flow) {
-        sizes.push({ n, outcome: 'stored', jobs: 0 });
-        continue;
-      }
-      // A flow whose root exists would add its children a second time (BullMQ adds children
-      // of a duplicate parent), so an n already in the queues is left alone. A finished root
-      // without a stored S(n) (deleted by hand, withdrawn by a recount, or failed) is stale:
-      // it goes, with what is left of its flow, and the n is planned afresh.
-      const state = await this.queues.aggregate.getJobState(sumJobId(n));
-      if (state !== 'unknown' && !(await this.removeIfFinished(sumJobId(n), state))) {
-        sizes.push({ n, outcome: 'queued', jobs: 0 });
-        continue;
-      }
-      await this.removeFinishedJobs(planned.flow);
-      const adding = this.flows.add(planned.flow);
-      // Awaited on the next turn of this loop; until then its failure is not yet unhandled.
-      adding.catch(() => undefined);
-      await previous;
-      previous = adding;
-      sizes.push({ n, outcome: 'added', jobs: planned.jobs });
+    // Whether an n is queued, and adding it if not, is one step for all submitters at once.
+    const release = await new SubmitLock(this.redis, this.store.keys).acquire(
+      plans.filter((p) => p.flow).map((p) => p.n),
+    );
+    try {
+      await this.addFlows(plans, sizes);
+    } finally {
+      await release();
     }
-    await previous;
     const added = sizes.reduce((sum, size) => sum + size.jobs, 0);
     const existing = options.sweepId ? await this.registry.get(options.sweepId) : undefined;
     const sweep: SweepRecord = {
@@ -275,6 +258,12 @@ export class PipelineClient {
       if (state === 'failed') {
         sizes.push({ n, state: 'failed', unitsDone, units, reason: await this.rootCause(job) });
       } else if (state === 'unknown') {
+        // S(n) may have been published (and its finished root replaced) since the read above.
+        const published = (await this.store.sums([n])).get(n);
+        if (published !== undefined) {
+          sizes.push({ n, state: 'done', unitsDone: units, units, S: published });
+          continue;
+        }
         sizes.push({ n, state: 'missing', unitsDone, units });
       } else if (state === 'completed') {
         // Finished: S(n) was published after the read above, or it was deleted or withdrawn.
@@ -597,6 +586,45 @@ export class PipelineClient {
       reason = `${child.id}: ${child.failedReason}`;
     }
     return reason;
+  }
+
+  /** Adds the flow of every planned n that is neither stored nor queued; notes each outcome. */
+  private async addFlows(
+    plans: readonly PlannedSize[],
+    sizes: { n: number; outcome: 'stored' | 'queued' | 'added'; jobs: number }[],
+  ): Promise<void> {
+    // Two flows in flight at most: Redis runs one flow's transaction while this process builds
+    // the next one's (more would only hold more of them in memory at once).
+    let previous: Promise<unknown> = Promise.resolve();
+    for (const planned of plans) {
+      const { n } = planned;
+      if (!planned.flow) {
+        sizes.push({ n, outcome: 'stored', jobs: 0 });
+        continue;
+      }
+      // A flow whose root exists would add its children a second time (BullMQ adds children
+      // of a duplicate parent), so an n already in the queues is left alone. A finished root
+      // without a stored S(n) (deleted by hand, withdrawn by a recount, or failed) is stale:
+      // it goes, with what is left of its flow, and the n is planned afresh.
+      // Planned before this submitter held the lock: another one may have finished n since.
+      if ((await this.store.sums([n])).has(n)) {
+        sizes.push({ n, outcome: 'stored', jobs: 0 });
+        continue;
+      }
+      const state = await this.queues.aggregate.getJobState(sumJobId(n));
+      if (state !== 'unknown' && !(await this.removeIfFinished(sumJobId(n), state))) {
+        sizes.push({ n, outcome: 'queued', jobs: 0 });
+        continue;
+      }
+      await this.removeFinishedJobs(planned.flow);
+      const adding = this.flows.add(planned.flow);
+      // Awaited on the next turn of this loop; until then its failure is not yet unhandled.
+      adding.catch(() => undefined);
+      await previous;
+      previous = adding;
+      sizes.push({ n, outcome: 'added', jobs: planned.jobs });
+    }
+    await previous;
   }
 
   /** Removes a finished (completed or failed) root with its children; true when it is gone. */

@@ -38,6 +38,8 @@ export interface StoreKeys {
    * (units counted again with the same value). Starts beyond the stored units are re-runs.
    */
   readonly counters: string;
+  /** String: the token of the submitter checking and adding the flow of n (see SubmitLock). */
+  submitLock(n: number): string;
 }
 
 export function storeKeys(prefix: string): StoreKeys {
@@ -58,5 +60,6 @@ export function storeKeys(prefix: string): StoreKeys {
     plan: (n, depth, planId) => `${prefix}:plan:${n}:${depth}:${planId}`,
     disagreements: `${prefix}:results:disagreements`,
     counters: `${prefix}:results:counters`,
+    submitLock: (n) => `${prefix}:lock:submit:${n}`,
   };
 }

@@ -1,0 +1,47 @@
+// Submitting an n is check-then-add (is its flow already queued? if not, add it), and two
+// submitters of the same n at once, from the CLI, the dashboard and `npm start`, must not both
+// see "not queued". Each n has a short-lived lock in Redis around that check and the add.
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { StoreKeys } from '../contracts/index.js';
+
+/** Long enough for the largest flow's add (about 10 s per 100,000 units); a dead holder's lock lapses. */
+const LOCK_MS = 120_000;
+const POLL_MS = 50;
+
+/** Deletes the lock only if it still holds this submitter's token (it may have lapsed). */
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+export class SubmitLock {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: StoreKeys,
+  ) {}
+
+  /**
+   * Waits for the locks of every n (taken in ascending n, so two submitters never wait for
+   * each other in a circle) and returns the function that releases them.
+   */
+  async acquire(ns: readonly number[]): Promise<() => Promise<void>> {
+    const token = randomBytes(8).toString('hex');
+    const held: string[] = [];
+    const release = async (): Promise<void> => {
+      await Promise.all(held.map((key) => this.redis.eval(RELEASE, 1, key, token)));
+    };
+    try {
+      for (const n of [...new Set(ns)].sort((a, b) => a - b)) {
+        const key = this.keys.submitLock(n);
+        while ((await this.redis.set(key, token, 'PX', LOCK_MS, 'NX')) !== 'OK') {
+          await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        }
+        held.push(key);
+      }
+    } catch (err) {
+      await release().catch(() => undefined);
+      throw err;
+    }
+    return release;
+  }
+}
