@@ -108,8 +108,9 @@ export function parseCommandLine<O extends OptionDefinitions>(
 function rewriteParseError(error: unknown, options: OptionDefinitions): Error {
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
-  // parseArgs quotes the offending option as '--name' or '-x' (with a placeholder for values).
-  const quoted = /'(-{1,2}[^' ]+)/.exec(message)?.[1] ?? '';
+  // parseArgs quotes the offending option as '--name', '-x' or '-x, --name' (with a placeholder
+  // for values): name the long form, the one the help shows first.
+  const quoted = /'(?:-[^-' ,]+, )?(-{1,2}[^' ]+)/.exec(message)?.[1] ?? '';
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     return new InvalidInputError('option', quoted, `one of ${optionList(options)}`);
   }
