@@ -1,29 +1,27 @@
 // Entry point of the dashboard process (`wq dashboard` spawns this): options from env and flags,
 // the server from its factory, its URL on stdout, and a graceful close on SIGINT/SIGTERM/SIGHUP
 // (or when the process that started it dies), within WQ_SHUTDOWN_GRACE_MS.
-import { parseArgs } from 'node:util';
+import {
+  DASHBOARD_COMMAND_LINE,
+  EXIT_FAILED,
+  EXIT_INTERRUPTED,
+  EXIT_OK,
+  parseCommandLine,
+  reportFailure,
+  UsageError,
+} from '@weak-queens/shared/cli';
 import { createLogger, probeRedis, RedisUnavailableError } from '@weak-queens/shared/client';
-import { InvalidInputError, parseLogLevel, WeakQueensError } from '@weak-queens/shared/contracts';
+import { parseLogLevel } from '@weak-queens/shared/contracts';
 import { dashboardOptionsFromEnv } from './dashboard-options.js';
 import { createDashboardServer } from './dashboard-server.js';
 
-const USAGE = 'usage: wq dashboard [--port 3000] [--host 127.0.0.1]';
-
-function flags(argv: string[]): { host?: string; port?: string } {
-  try {
-    const { values } = parseArgs({
-      args: argv,
-      options: { host: { type: 'string' }, port: { type: 'string' } },
-      strict: true,
-      allowPositionals: false,
-    });
-    return {
-      ...(values.host === undefined ? {} : { host: values.host }),
-      ...(values.port === undefined ? {} : { port: values.port }),
-    };
-  } catch (err) {
-    throw new InvalidInputError('argument', argv.join(' '), `${USAGE} (${errorText(err)})`);
-  }
+/** The command line `wq dashboard` checked and passed on (the same definition on both sides). */
+function flags(argv: readonly string[]): { host?: string; port?: string } {
+  const { values } = parseCommandLine(DASHBOARD_COMMAND_LINE, argv);
+  return {
+    ...(values.host === undefined ? {} : { host: values.host }),
+    ...(values.port === undefined ? {} : { port: values.port }),
+  };
 }
 
 async function main(): Promise<void> {
@@ -39,7 +37,9 @@ async function main(): Promise<void> {
     logger.warn({ reason: err.message }, 'Redis is not reachable yet; serving 503 until it is');
   });
   const server = createDashboardServer(options);
-  const url = await server.listen();
+  const url = await server.listen().catch((err: unknown) => {
+    throw listenError(err);
+  });
   // stdout carries the URL alone, so scripts (npm start, tests) can read it.
   process.stdout.write(`dashboard: ${url}\n`);
   logger.info(
@@ -48,13 +48,14 @@ async function main(): Promise<void> {
   );
   let signals = 0;
   const stop = (signal: string): void => {
-    if (++signals > 1) process.exit(130);
+    if (++signals > 1) process.exit(EXIT_INTERRUPTED);
     logger.info({ signal }, 'dashboard closing');
+    // A service stopped by its stop signal has done what it was asked: exit 0.
     server.close().then(
-      () => process.exit(0),
+      () => process.exit(EXIT_OK),
       (err: unknown) => {
         logger.error({ err }, 'close failed');
-        process.exit(1);
+        process.exit(EXIT_FAILED);
       },
     );
   };
@@ -63,16 +64,12 @@ async function main(): Promise<void> {
   if (process.send !== undefined) process.once('disconnect', () => stop('parent exited'));
 }
 
-function errorText(err: unknown): string {
-  return err instanceof Error ? (err.message.split('\n')[0] ?? err.message) : String(err);
+/** A port in use or not ours to bind is the setup's to change (exit 2), said in one line. */
+function listenError(err: unknown): unknown {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (code !== 'EADDRINUSE' && code !== 'EACCES' && code !== 'EADDRNOTAVAIL') return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new UsageError(`cannot listen: ${message}`);
 }
 
-main().catch((err: unknown) => {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-    process.stderr.write(`wq dashboard: cannot listen: ${errorText(err)}\n`);
-    process.exit(2);
-  }
-  process.stderr.write(`wq dashboard: ${errorText(err)}\n`);
-  process.exit(err instanceof WeakQueensError ? 2 : 1);
-});
+main().catch((err: unknown) => process.exit(reportFailure('wq dashboard', err)));

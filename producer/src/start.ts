@@ -1,35 +1,71 @@
-// Entry point of `npm start`: parse flags, run the embedded pipeline, exit with its status.
-// Flags: --n <ns> (default 1-14), --small (n = 1-10), --workers k, --json.
-import { createLogger } from '@weak-queens/shared/client';
+// Entry point of `npm start`: its command line (the same framework as `wq`), the embedded
+// pipeline, and the exit code by the one policy of @weak-queens/shared/cli.
 import {
-  InvalidInputError,
-  parseNSpec,
-  positiveInteger,
-  WeakQueensError,
-} from '@weak-queens/shared/contracts';
-import { runEmbedded } from './embedded/embedded-run.js';
+  type CommandDefinition,
+  commandHelp,
+  EXIT_OK,
+  InterruptedError,
+  integerRange,
+  parseCommandLine,
+  parseIntegerOption,
+  reportFailure,
+  wantsHelp,
+} from '@weak-queens/shared/cli';
+import { parseNSpec } from '@weak-queens/shared/contracts';
 import { STOP_SIGNALS } from './embedded/worker-process.js';
-import { parseFlags } from './cli/flags.js';
-import { SweepFailedError } from '@weak-queens/shared/client';
+import { staysUp } from './embedded/stays-up.js';
 
 const DEFAULT_NS = '1-14';
 const SMALL_NS = '1-10';
+const MAX_WORKERS = 256;
 
-async function main(): Promise<number> {
-  const flags = parseFlags(process.argv.slice(2), {
-    booleans: ['--small', '--json'],
-    values: ['--n', '--workers'],
-  });
-  if (flags.positionals.length) {
-    throw new InvalidInputError(
-      'argument',
-      flags.positionals.join(' '),
-      'flags only: --n <ns>, --small, --workers k, --json',
-    );
+const START_COMMAND_LINE = {
+  name: 'npm start --',
+  summary: 'the whole pipeline on this machine: Redis, workers, dashboard, a sweep, its results',
+  description: `Runs a private redis-server (data in ./.data/redis) unless REDIS_URL is set, one worker
+process per core, the dashboard, and a sweep of S(n); prints the results on stdout.`,
+  options: {
+    n: {
+      type: 'string',
+      value: 'ns',
+      allowed: 'sizes from 1 to 32 as "14", "4-12" or "4,6,10-12"',
+      description: `board sizes: "14", "4-12" or "4,6,10-12" (default ${DEFAULT_NS})`,
+    },
+    small: { type: 'boolean', description: `n = ${SMALL_NS}, a quick look (unless --n is given)` },
+    workers: {
+      type: 'string',
+      value: 'k',
+      allowed: integerRange(1, MAX_WORKERS),
+      description: 'worker processes (default: the number of cores)',
+    },
+    json: { type: 'boolean', description: 'one JSON line per n instead of the tables' },
+    exit: {
+      type: 'boolean',
+      description: 'exit when the sweep is done, also on a terminal',
+    },
+  },
+  notes: `On a terminal the dashboard and the idle workers stay up after the sweep, ready for sweeps
+started from its form ("dashboard at <url>; Ctrl-C to stop"); with --exit, or without a
+terminal (a pipe, CI), npm start exits when the sweep is done.
+Exit codes: 0 done, 1 the work failed, 2 bad input, 130 interrupted.`,
+} as const satisfies CommandDefinition;
+
+async function main(argv: readonly string[]): Promise<number> {
+  if (wantsHelp(argv)) {
+    process.stdout.write(`${commandHelp(START_COMMAND_LINE)}\n`);
+    return EXIT_OK;
   }
-  const spec = flags.values.get('--n') ?? (flags.booleans.has('--small') ? SMALL_NS : DEFAULT_NS);
-  const ns = parseNSpec(spec, '--n');
-  const workersFlag = flags.values.get('--workers');
+  const { values } = parseCommandLine(START_COMMAND_LINE, argv);
+  const ns = parseNSpec(values.n ?? (values.small ? SMALL_NS : DEFAULT_NS), '--n');
+  const workers =
+    values.workers === undefined
+      ? undefined
+      : parseIntegerOption('--workers', values.workers, 1, MAX_WORKERS);
+  // Loaded after the command line is read, so --help and bad flags answer at once.
+  const [{ createLogger }, { runEmbedded }] = await Promise.all([
+    import('@weak-queens/shared/client'),
+    import('./embedded/embedded-run.js'),
+  ]);
   const logger = createLogger({ name: 'wq-start', level: 'info' });
   const controller = new AbortController();
   let interrupted = false;
@@ -44,23 +80,23 @@ async function main(): Promise<number> {
     return await runEmbedded({
       ns,
       logger,
-      json: flags.booleans.has('--json'),
+      json: values.json,
       signal: controller.signal,
-      ...(workersFlag ? { workers: positiveInteger('--workers', workersFlag, 1, 256) } : {}),
+      stayUp: staysUp({
+        exit: values.exit,
+        stdoutIsTTY: process.stdout.isTTY === true,
+        stderrIsTTY: process.stderr.isTTY === true,
+      }),
+      ...(workers === undefined ? {} : { workers }),
     });
   } catch (err) {
-    if (interrupted) return 130;
-    throw err;
+    // Whatever broke while shutting down on a signal, the run was interrupted.
+    throw interrupted ? new InterruptedError() : err;
   }
 }
 
-main().then(
+main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  (err: unknown) => {
-    // Redis that stayed away is a failure (1), not bad input (2).
-    const known =
-      (err instanceof WeakQueensError && !err.retryable) || err instanceof SweepFailedError;
-    process.stderr.write(`npm start: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(known ? 2 : 1);
-  },
+  (err: unknown) =>
+    process.exit(reportFailure('npm start', err, { debug: Boolean(process.env.WQ_DEBUG) })),
 );

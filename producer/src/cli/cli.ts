@@ -1,13 +1,9 @@
 // The `wq` dispatcher: picks the command, answers --help everywhere, and turns every failure into
-// one line on stderr and an exit code (0 ok, 1 failed, 2 bad command line), never a stack trace.
-import { InvalidInputError, WeakQueensError } from '@weak-queens/shared/contracts';
+// one line on stderr and an exit code by the one policy of @weak-queens/shared/cli (0 ok, 1 the
+// work failed, 2 bad command line or setup, 130 interrupted), never a stack trace.
+import { InvalidInputError } from '@weak-queens/shared/contracts';
+import { EXIT_OK, reportFailure, UsageError, wantsHelp } from '@weak-queens/shared/cli';
 import type { Command } from './command.js';
-import { errorLine } from './error-line.js';
-import { UsageError } from './usage-error.js';
-
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
 
 export interface CliOptions {
   readonly commands: readonly Command[];
@@ -65,6 +61,7 @@ export class Cli {
       ...lines,
       '',
       'Run "wq <command> --help" for the arguments and options of a command.',
+      'Exit codes: 0 done, 1 the work failed, 2 bad input, 130 interrupted.',
     ].join('\n');
   }
 
@@ -86,27 +83,10 @@ export class Cli {
   }
 
   private fail(prefix: string, error: unknown): number {
-    const usage = error instanceof InvalidInputError || error instanceof UsageError;
-    const message =
-      error instanceof WeakQueensError
-        ? error.message
-        : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
-    // One short line: the promise to callers is one line they can read or grep.
-    this.stderr.write(`${errorLine(prefix, message)}\n`);
-    if (this.debug && error instanceof Error && error.stack) this.stderr.write(`${error.stack}\n`);
-    return usage ? EXIT_USAGE : EXIT_FAILED;
+    return reportFailure(prefix, error, { stderr: this.stderr, debug: this.debug });
   }
 }
 
 export function createCli(options: CliOptions): Cli {
   return new Cli(options);
-}
-
-/** True when --help or -h appears before a `--` that ends the options. */
-function wantsHelp(args: readonly string[]): boolean {
-  for (const arg of args) {
-    if (arg === '--') return false;
-    if (arg === '--help' || arg === '-h') return true;
-  }
-  return false;
 }

@@ -1,16 +1,38 @@
-// The contract every `wq` subcommand implements; the registry in commands/index.ts lists them.
+// The contract every `wq` subcommand implements, and defineCommand, which makes one from a
+// declarative command line (see @weak-queens/shared/cli) and the code that runs it.
+import {
+  type CommandDefinition,
+  commandHelp,
+  type OptionDefinitions,
+  type ParsedCommandLine,
+  parseCommandLine,
+} from '@weak-queens/shared/cli';
 
 export interface Command {
   /** The word after `wq`, e.g. "compute". */
   readonly name: string;
   /** One line for `wq --help`. */
   readonly summary: string;
-  /** The full text for `wq <name> --help`: usage line, arguments, options, examples. */
+  /** The full text for `wq <name> --help`, generated from the definition. */
   readonly help: string;
   /**
    * Runs with the arguments after the name (`--help`/`-h` never reach it: the dispatcher answers
-   * those) and resolves to the exit code. Bad input is reported by throwing InvalidInputError or
-   * UsageError, which the dispatcher prints as one line and turns into exit code 2.
+   * those) and resolves to the exit code. Errors are the dispatcher's to report (one line, exit
+   * code by the policy of @weak-queens/shared/cli).
    */
   run(args: string[]): Promise<number>;
+}
+
+export function defineCommand<O extends OptionDefinitions>(
+  definition: CommandDefinition<O>,
+  run: (line: ParsedCommandLine<O>) => Promise<number>,
+): Command {
+  return {
+    name: definition.name.replace(/^wq /, ''),
+    summary: definition.summary,
+    get help() {
+      return commandHelp(definition);
+    },
+    run: (args) => run(parseCommandLine(definition, args)),
+  };
 }

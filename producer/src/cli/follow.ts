@@ -1,35 +1,38 @@
-// Follows a sweep until it finishes: a progress bar on a terminal, plain lines otherwise (both
-// on stderr), then the results on stdout as a table or JSON lines.
-import type { PipelineClient } from '@weak-queens/shared/client';
-import { resultsJsonLine } from '@weak-queens/shared/client';
-import { progressLine, resultsTable } from './format.js';
+// Follows a sweep until it finishes: a progress bar on a terminal, a plain line at most every
+// 10 s (or 10 %) otherwise (both on stderr), then the results on stdout as a table or JSON lines.
+import type { PipelineClient, SweepProgress } from '@weak-queens/shared/client';
+import { ProgressBar } from './progress-bar.js';
+import { resultsTable } from './results-table.js';
 
 export async function followSweep(
   client: PipelineClient,
   sweepId: string,
-  options: { json: boolean; plainEveryMs?: number },
+  options: { json: boolean; stderr?: NodeJS.WriteStream },
 ): Promise<void> {
-  const tty = process.stderr.isTTY === true;
-  let lastPlain = 0;
+  const { resultsJsonLine } = await import('@weak-queens/shared/client');
+  const bar = new ProgressBar({
+    label: `sweep ${sweepId}`,
+    plain: true,
+    ...(options.stderr ? { stream: options.stderr } : {}),
+  });
+  const stderr = options.stderr ?? process.stderr;
   const done = await client
     .waitFor(sweepId, {
-      onProgress: (p) => {
-        if (tty) {
-          process.stderr.write(`\r${progressLine(p)}`);
-        } else if (Date.now() - lastPlain >= (options.plainEveryMs ?? 5000)) {
-          lastPlain = Date.now();
-          process.stderr.write(`${progressLine(p)}\n`);
-        }
-      },
+      onProgress: (p) =>
+        bar.update(fractionDone(p), `${p.done}/${p.total} n  ${p.unitsDone}/${p.units} units`),
       onDisconnect: (err) => {
-        process.stderr.write(`${tty ? '\n' : ''}lost Redis (${err.message}); waiting for it\n`);
+        bar.clear();
+        stderr.write(`lost Redis (${err.message}); waiting for it\n`);
       },
     })
-    .finally(() => {
-      if (tty) process.stderr.write('\n');
-    });
+    .finally(() => bar.clear());
   const results = await client.results(done.sweep.ns);
   process.stdout.write(
     options.json ? results.map((r) => resultsJsonLine(r) + '\n').join('') : resultsTable(results),
   );
+}
+
+/** Units tell progress best; before the plan is known, finished n do. */
+function fractionDone(p: SweepProgress): number {
+  return p.units ? p.unitsDone / p.units : p.done / Math.max(1, p.total);
 }

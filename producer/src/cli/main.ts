@@ -3,7 +3,8 @@
 // No SIGINT/SIGTERM handler on purpose: a computation holds no external state, so the default
 // (exit at once, worker threads included) is the graceful close, and a handler could not run
 // anyway while an in-process count (--threads 1) keeps the event loop busy.
-import { createCli, EXIT_FAILED } from './cli.js';
+import { EXIT_FAILED } from '@weak-queens/shared/cli';
+import { createCli } from './cli.js';
 import { commands } from './commands/index.js';
 
 async function main(): Promise<void> {

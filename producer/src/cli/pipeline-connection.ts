@@ -2,9 +2,8 @@
 // so `wq compute`, `wq boards` and every `--help` start without paying for it. Redis is probed
 // first: a few tries with one line per change of what is wrong, then a clear error, instead of
 // BullMQ's endless reconnects (a CLI must end) or a silent database 0.
-import { type RedisUnavailableError, waitForRedis } from '@weak-queens/shared/client';
-import { type WqConfig } from '@weak-queens/shared/contracts';
-import type { PipelineClient } from '@weak-queens/shared/client';
+import type { PipelineClient, RedisUnavailableError } from '@weak-queens/shared/client';
+import type { WqConfig } from '@weak-queens/shared/contracts';
 
 /** Probes before a command gives up on Redis: about 4 s of pauses in all. */
 export const REDIS_ATTEMPTS = 5;
@@ -14,6 +13,7 @@ export async function openPipelineClient(
   command: string,
   stderr: NodeJS.WritableStream = process.stderr,
 ): Promise<PipelineClient> {
+  const { PipelineClient: Client, waitForRedis } = await import('@weak-queens/shared/client');
   let shown: string | undefined;
   await waitForRedis(config, {
     attempts: REDIS_ATTEMPTS,
@@ -26,6 +26,5 @@ export async function openPipelineClient(
     },
   });
   if (shown !== undefined) stderr.write(`wq ${command}: Redis at ${config.redisUrl} answers now\n`);
-  const { PipelineClient: Client } = await import('@weak-queens/shared/client');
   return new Client(config);
 }

@@ -1,9 +1,8 @@
-import { WeakQueensError } from '@weak-queens/shared/contracts';
+import { WorkFailedError } from '@weak-queens/shared/cli';
 import { type WorkUnit } from '@weak-queens/shared/kernel';
 
 /** A work unit that could not be counted (in a thread, or the thread itself died). */
-export class UnitFailedError extends WeakQueensError {
-  readonly retryable = false;
+export class UnitFailedError extends WorkFailedError {
   constructor(
     readonly unit: WorkUnit,
     readonly reason: string,

@@ -1,11 +1,13 @@
 // `npm start`: the whole pipeline on one machine. A private redis-server (AOF under ./.data/)
 // unless REDIS_URL is set, one worker process per core, a sweep, the results table, and a
-// clean shutdown of everything, Ctrl-C included.
+// clean shutdown of everything, Ctrl-C included. On a terminal the dashboard and the idle
+// workers stay up after the sweep, for sweeps started from its form, until Ctrl-C.
 import type { ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { compileConfig } from '@weak-queens/shared/contracts';
 import { type Logger, waitForRedis } from '@weak-queens/shared/client';
+import { InterruptedError } from '@weak-queens/shared/cli';
 import { followSweep } from '../cli/follow.js';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { startEmbeddedDashboard } from './dashboard-process.js';
@@ -22,6 +24,10 @@ export interface EmbeddedOptions {
   readonly logger: Logger;
   /** Aborted on Ctrl-C / SIGTERM: stop following and shut down. */
   readonly signal?: AbortSignal;
+  /** After the sweep, keep the dashboard and workers up until `signal` aborts (see staysUp). */
+  readonly stayUp?: boolean;
+  /** Where the person at the keyboard reads "dashboard at …" (default stderr). */
+  readonly stderr?: NodeJS.WritableStream;
 }
 
 export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
@@ -31,6 +37,7 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
   const workers: ChildProcess[] = [];
   let client: PipelineClient | undefined;
   let dashboard: ChildProcess | undefined;
+  let dashboardAt: string | undefined;
   let dashboardStarting: Promise<void> | undefined;
   const killAll = (): void => {
     for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
@@ -68,6 +75,7 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
       (started) => {
         if ('url' in started) {
           dashboard = started.child;
+          dashboardAt = started.url;
           logger.info({ url: started.url }, `dashboard: ${started.url}`);
         } else {
           logger.warn({ reason: started.reason }, 'dashboard not started');
@@ -78,7 +86,7 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
     const submission = await client.submit(options.ns);
     logger.info({ sweep: submission.sweep.id, jobs: submission.added }, 'sweep submitted');
     const aborted = new Promise<never>((_, reject) => {
-      const abort = (): void => reject(new Error('interrupted'));
+      const abort = (): void => reject(new InterruptedError());
       if (options.signal?.aborted) abort();
       options.signal?.addEventListener('abort', abort, { once: true });
     });
@@ -87,6 +95,14 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
       followSweep(client, submission.sweep.id, { json: options.json ?? false }),
       aborted,
     ]);
+    await dashboardStarting;
+    if (options.stayUp && dashboardAt !== undefined && dashboard?.exitCode === null) {
+      (options.stderr ?? process.stderr).write(
+        `sweep done; dashboard at ${dashboardAt}; workers idle, ready for sweeps from its form; Ctrl-C to stop\n`,
+      );
+      // Stopping here is what the line asked for, not an interruption of work: exit 0.
+      await aborted.catch(() => undefined);
+    }
     return 0;
   } finally {
     await client?.close();

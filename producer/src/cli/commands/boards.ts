@@ -1,50 +1,49 @@
 // wq boards <n>: streams the classic solutions, stopping at a limit unless asked for all.
-import { formatBoard, listBoards, MAX_N } from '@weak-queens/shared/kernel';
+import { formatBoard, listBoards } from '@weak-queens/shared/kernel';
 import { InvalidInputError } from '@weak-queens/shared/contracts';
-import { parseBoardSize, parseCommandArgs, parseInteger } from '../args.js';
-import type { Command } from '../command.js';
+import { integerRange, parseIntegerOption, UsageError } from '@weak-queens/shared/cli';
+import { defineCommand } from '../command.js';
 import { LineWriter } from '../line-writer.js';
-import { UsageError } from '../usage-error.js';
+import { BOARD_SIZE, parseBoardSize } from './board-size.js';
 
 const DEFAULT_LIMIT = 100;
 /** Far more boards than n = 32 could list in a lifetime; a bound so the error can say it. */
 const MAX_LIMIT = 1_000_000_000;
 const FORMATS = ['ascii', 'json'] as const;
 
-const options = {
-  limit: { type: 'string', allowed: `an integer from 1 to ${MAX_LIMIT}` },
-  format: { type: 'string', allowed: `one of ${FORMATS.join(', ')}` },
-  all: { type: 'boolean' },
-} as const;
-
-export const boards: Command = {
-  name: 'boards',
-  summary: 'list the classic n-queens solutions (first 100 unless asked for more)',
-  help: `Usage: wq boards <n> [--format ascii|json] [--limit <k> | --all]
-
-Lists the classic n-queens solutions in lexicographic order of their columns.
-
-Arguments:
-  <n>              board size, an integer from 1 to ${MAX_N}
-
-Options:
-  --format <f>     ascii (default): one board per block, Q for a queen, blank line between;
-                   json: one JSON array per line, the queen's column for each row
-  --limit <k>      print at most k boards (default ${DEFAULT_LIMIT}); when there are more, a note
-                   on stderr says so and the exit code is still 0
-  --all            print every board, however many (not together with --limit)
-  -h, --help       this text
-
-Examples:
+export const boards = defineCommand(
+  {
+    name: 'wq boards',
+    summary: 'list the classic n-queens solutions (first 100 unless asked for more)',
+    description: 'Lists the classic n-queens solutions in lexicographic order of their columns.',
+    positionals: [BOARD_SIZE],
+    options: {
+      format: {
+        type: 'string',
+        value: 'f',
+        allowed: `one of ${FORMATS.join(', ')}`,
+        default: 'ascii',
+        description:
+          "ascii: one board per block, Q for a queen, blank line between;\njson: one JSON array per line, the queen's column for each row",
+      },
+      limit: {
+        type: 'string',
+        value: 'k',
+        allowed: integerRange(1, MAX_LIMIT),
+        description: `print at most k boards (default ${DEFAULT_LIMIT}); when there are more, a note\non stderr says so and the exit code is still 0`,
+      },
+      all: {
+        type: 'boolean',
+        description: 'print every board, however many (not together with --limit)',
+      },
+    },
+    notes: `Examples:
   wq boards 4 --format json     prints [1,3,0,2] and [2,0,3,1]
   wq boards 8 --all`,
-
-  async run(args) {
-    const { values, positionals } = parseCommandArgs(args, options, [
-      { name: 'n', allowed: `an integer from 1 to ${MAX_N}` },
-    ]);
+  },
+  async ({ values, positionals }) => {
     const n = parseBoardSize(positionals[0] ?? '');
-    const format = parseFormat(values.format ?? 'ascii');
+    const format = parseFormat(values.format);
     if (values.all && values.limit !== undefined) {
       throw new UsageError('--all and --limit <k> exclude each other: give one of them');
     }
@@ -52,7 +51,7 @@ Examples:
       ? Infinity
       : values.limit === undefined
         ? DEFAULT_LIMIT
-        : parseInteger('limit', values.limit, 1, MAX_LIMIT);
+        : parseIntegerOption('limit', values.limit, 1, MAX_LIMIT);
 
     const out = new LineWriter();
     let shown = 0;
@@ -72,7 +71,7 @@ Examples:
     }
     return 0;
   },
-};
+);
 
 function parseFormat(value: string): (typeof FORMATS)[number] {
   if ((FORMATS as readonly string[]).includes(value)) return value as (typeof FORMATS)[number];

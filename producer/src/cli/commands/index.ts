@@ -1,12 +1,12 @@
 // The registry of `wq` subcommands, in the order `wq --help` lists them.
 //
-// To add a command: create commands/<name>.ts exporting a `Command` (see ../command.ts):
-//   - name, summary (one line for `wq --help`) and help (the full text for `wq <name> --help`);
-//   - run(args): the arguments after the name; parse them with parseCommandArgs from ../args.ts
-//     (strict: unknown options are refused), print results on stdout, and resolve to the exit
-//     code. Throw InvalidInputError (from @weak-queens/shared) or UsageError for bad input: the
-//     dispatcher prints one line on stderr and exits with 2. --help/-h never reach run().
-// then add it to the list below.
+// To add a command: create commands/<name>.ts exporting `defineCommand(definition, run)` (see
+// ../command.ts): the definition (name "wq <name>", summary, positionals, options with type,
+// value, allowed, default, description; notes) gives the parsing, the one-line errors and the
+// --help text; run gets the parsed values, prints results on stdout and resolves to the exit
+// code. Throw InvalidInputError or UsageError for bad input (exit 2), a WorkFailedError for
+// failed work (exit 1): the dispatcher prints one line. Load heavy modules (the pipeline client,
+// BullMQ) inside run, with import(), so `wq --help` stays fast. Then add it to the list below.
 import type { Command } from '../command.js';
 import { boards } from './boards.js';
 import { cancelCommand } from './cancel.js';

@@ -11,96 +11,100 @@ import {
   parseNSpec,
   positiveInteger,
 } from '@weak-queens/shared/contracts';
-import {
-  type ClusterDescription,
-  type ClusterPlan,
-  planForCluster,
-} from '@weak-queens/shared/client';
-import { parseFlags } from '../flags.js';
-import type { Command } from '../command.js';
+import type { ClusterDescription, ClusterPlan } from '@weak-queens/shared/client';
+import { defineCommand } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
-import { guarded } from './guarded.js';
+import { N_SPEC } from './n-spec.js';
 
-export const planCommand: Command = {
-  name: 'plan',
-  summary: 'dry run: algorithm, units, core-seconds, memory and makespan of a sweep on a cluster',
-  help: `usage: wq plan <ns> [--workers k] [--slots c] [--memory m] [--json]
-
-  <ns>          "17", "4-12" or "4,6,10-12"
-  --workers k   plan for k worker machines (processes) alike; without it, for the live
-                workers in Redis (REDIS_URL)
-  --slots c     units one worker runs at once (default: this machine's cores, ${availableParallelism()})
-  --memory m    memory one worker may use, e.g. 8GiB or 512MiB (default: derived from this
-                machine, as a worker here would take it: ${formatBytes(defaultWorkerMemory())})
-  --json        one line per n: {"n":17,"units":…,"coreSeconds":…,"makespanSeconds":…,
-                "efficiency":…,"depths":[{"D":9,"algorithm":"window-transfer","units":1,
-                "bytes":…,"coreSeconds":…}]}, then {"sweep":{"makespanSeconds":…,"efficiency":…}}
-
-Per (n, D) the planner picks the algorithm and unit size that minimise the estimated makespan
+export const planCommand = defineCommand(
+  {
+    name: 'wq plan',
+    summary: 'dry run: algorithm, units, core-seconds, memory and makespan of a sweep on a cluster',
+    positionals: [{ ...N_SPEC, description: '"17", "4-12" or "4,6,10-12"' }],
+    options: {
+      workers: {
+        type: 'string',
+        value: 'k',
+        allowed: 'an integer from 1 to 100000',
+        description: `plan for k worker machines (processes) alike; without it, for the live
+workers in Redis (REDIS_URL)`,
+      },
+      slots: {
+        type: 'string',
+        value: 'c',
+        allowed: 'an integer from 1 to 4096',
+        description: `units one worker runs at once (default: this machine's cores, ${availableParallelism()})`,
+      },
+      memory: {
+        type: 'string',
+        value: 'm',
+        allowed: 'a size such as 8GiB or 512MiB',
+        description: `memory one worker may use, e.g. 8GiB or 512MiB (default: derived from this
+machine, as a worker here would take it: ${formatBytes(defaultWorkerMemory())})`,
+      },
+      json: {
+        type: 'boolean',
+        description: `one line per n: {"n":17,"units":…,"coreSeconds":…,"makespanSeconds":…,
+"efficiency":…,"depths":[{"D":9,"algorithm":"window-transfer","units":1,
+"bytes":…,"coreSeconds":…}]}, then {"sweep":{"makespanSeconds":…,"efficiency":…}}`,
+      },
+    },
+    notes: `Per (n, D) the planner picks the algorithm and unit size that minimise the estimated makespan
 on that cluster. Estimates use the calibration stored in Redis when REDIS_URL is set and
 reachable (measured against earlier runs), else the kernel's own cost model. The makespan is
 simulated as the queue runs units: largest first, each on the slot that frees up first.
 Efficiency = core-seconds ÷ (workers × slots × makespan).`,
-  run: (args) =>
-    guarded('plan', async () => {
-      const flags = parseFlags(args, {
-        booleans: ['--json'],
-        values: ['--workers', '--slots', '--memory'],
-      });
-      const [spec, ...extra] = flags.positionals;
-      if (extra.length > 0) {
-        throw new InvalidInputError('arguments', extra.join(' '), 'one n spec such as "17"');
+  },
+  async ({ values, positionals }) => {
+    const ns = parseNSpec(positionals[0] ?? '');
+    const { workers: workersFlag, slots: slotsFlag, memory: memoryFlag } = values;
+    const config = compileConfig(process.env);
+    let cluster: ClusterDescription;
+    let calibration: Calibration = {};
+    if (workersFlag === undefined) {
+      if (slotsFlag !== undefined || memoryFlag !== undefined) {
+        throw new InvalidInputError(
+          '--slots/--memory',
+          slotsFlag ?? memoryFlag,
+          'used with --workers k',
+        );
       }
-      const ns = parseNSpec(spec ?? '');
-      const workersFlag = flags.values.get('--workers');
-      const slotsFlag = flags.values.get('--slots');
-      const memoryFlag = flags.values.get('--memory');
-      const config = compileConfig(process.env);
-      let cluster: ClusterDescription;
-      let calibration: Calibration = {};
-      if (workersFlag === undefined) {
-        if (slotsFlag !== undefined || memoryFlag !== undefined) {
+      const client = await openPipelineClient(config, 'plan');
+      try {
+        await client.ping();
+        const live = await client.registry.liveWorkers();
+        if (live.length === 0) {
           throw new InvalidInputError(
-            '--slots/--memory',
-            slotsFlag ?? memoryFlag,
-            'used with --workers k',
+            '--workers',
+            '(absent)',
+            'a number of workers, or live workers in Redis (none is running)',
           );
         }
-        const client = await openPipelineClient(config, 'plan');
-        try {
-          await client.ping();
-          const live = await client.registry.liveWorkers();
-          if (live.length === 0) {
-            throw new InvalidInputError(
-              '--workers',
-              '(absent)',
-              'a number of workers, or live workers in Redis (none is running)',
-            );
-          }
-          cluster = await client.cluster();
-          calibration = await client.store.calibration();
-        } finally {
-          await client.close();
-        }
-      } else {
-        cluster = {
-          workers: positiveInteger('--workers', workersFlag, 1, 100_000),
-          slots:
-            slotsFlag === undefined
-              ? availableParallelism()
-              : positiveInteger('--slots', slotsFlag, 1, 4096),
-          memoryBytes: parseByteSize('--memory', memoryFlag, defaultWorkerMemory()),
-        };
-        if (process.env.REDIS_URL) calibration = await storedCalibration(config);
+        cluster = await client.cluster();
+        calibration = await client.store.calibration();
+      } finally {
+        await client.close();
       }
-      const plan = planForCluster(ns, cluster, {
-        targetSeconds: config.targetSeconds,
-        calibration,
-      });
-      process.stdout.write(flags.booleans.has('--json') ? planJson(plan) : planText(plan));
-      return 0;
-    }),
-};
+    } else {
+      cluster = {
+        workers: positiveInteger('--workers', workersFlag, 1, 100_000),
+        slots:
+          slotsFlag === undefined
+            ? availableParallelism()
+            : positiveInteger('--slots', slotsFlag, 1, 4096),
+        memoryBytes: parseByteSize('--memory', memoryFlag, defaultWorkerMemory()),
+      };
+      if (process.env.REDIS_URL) calibration = await storedCalibration(config);
+    }
+    const { planForCluster } = await import('@weak-queens/shared/client');
+    const plan = planForCluster(ns, cluster, {
+      targetSeconds: config.targetSeconds,
+      calibration,
+    });
+    process.stdout.write(values.json ? planJson(plan) : planText(plan));
+    return 0;
+  },
+);
 
 /** The stored calibration when Redis answers within a few seconds, else none. */
 async function storedCalibration(config: ReturnType<typeof compileConfig>): Promise<Calibration> {

@@ -1,60 +1,55 @@
 // `wq status [--json]`: every sweep with n done/total and per-n progress, and the live workers.
 import { compileConfig } from '@weak-queens/shared/contracts';
-import { onlyPositionals, parseFlags } from '../flags.js';
-import type { Command } from '../command.js';
+import { defineCommand } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
-import { guarded } from './guarded.js';
 
-export const statusCommand: Command = {
-  name: 'status',
-  summary: 'show sweeps (n done/total, per-n progress) and live workers',
-  help: 'usage: wq status [--json]',
-  run: (args) =>
-    guarded('status', async () => {
-      const flags = parseFlags(args, { booleans: ['--json'] });
-      onlyPositionals(flags.positionals, []);
-      const client = await openPipelineClient(compileConfig(), 'status');
-      try {
-        await client.ping();
-        const report = await client.status();
-        if (flags.booleans.has('--json')) {
-          process.stdout.write(JSON.stringify(report) + '\n');
-          return 0;
-        }
-        const lines: string[] = [];
-        for (const s of report.sweeps) {
-          const cancelled = s.sweep.cancelledAt ? '  (cancelled)' : '';
-          lines.push(
-            `sweep ${s.sweep.id}  ${s.sweep.createdAt}  n done ${s.done}/${s.total}  units ${s.unitsDone}/${s.units}${cancelled}`,
-          );
-          for (const size of s.sizes) {
-            const detail =
-              size.state === 'done'
-                ? `S = ${size.S}`
-                : `${size.unitsDone}/${size.units} units${size.reason ? `  ${size.reason}` : ''}`;
-            lines.push(`  n = ${String(size.n).padStart(2)}  ${size.state.padEnd(7)}  ${detail}`);
-          }
-        }
-        if (report.sweeps.length === 0) lines.push('no sweeps');
-        for (const d of report.disagreements) {
-          lines.push(
-            `disagreement: unit ${d.unit} of N(${d.n}, ${d.depth}) counted ${d.stored} (${d.storedWorker}) and ${d.counted} (${d.countedWorker}); wq verify ${d.n} --repair`,
-          );
-        }
-        lines.push(`workers: ${report.workers.length} live`);
-        for (const w of report.workers) {
-          const memory = w.memoryBytes
-            ? `  memory ${(w.memoryBytes / 2 ** 30).toFixed(1)} GiB`
-            : '';
-          const version = w.version ? `  v${w.version}` : '';
-          lines.push(
-            `  ${w.id}  host ${w.host}  slots ${w.concurrency}${memory}${version}  since ${w.startedAt}`,
-          );
-        }
-        process.stdout.write(lines.join('\n') + '\n');
+export const statusCommand = defineCommand(
+  {
+    name: 'wq status',
+    summary: 'show sweeps (n done/total, per-n progress) and live workers',
+    options: { json: { type: 'boolean', description: 'the whole report as one JSON line' } },
+  },
+  async ({ values }) => {
+    const client = await openPipelineClient(compileConfig(), 'status');
+    try {
+      await client.ping();
+      const report = await client.status();
+      if (values.json) {
+        process.stdout.write(JSON.stringify(report) + '\n');
         return 0;
-      } finally {
-        await client.close();
       }
-    }),
-};
+      const lines: string[] = [];
+      for (const s of report.sweeps) {
+        const cancelled = s.sweep.cancelledAt ? '  (cancelled)' : '';
+        lines.push(
+          `sweep ${s.sweep.id}  ${s.sweep.createdAt}  n done ${s.done}/${s.total}  units ${s.unitsDone}/${s.units}${cancelled}`,
+        );
+        for (const size of s.sizes) {
+          const detail =
+            size.state === 'done'
+              ? `S = ${size.S}`
+              : `${size.unitsDone}/${size.units} units${size.reason ? `  ${size.reason}` : ''}`;
+          lines.push(`  n = ${String(size.n).padStart(2)}  ${size.state.padEnd(7)}  ${detail}`);
+        }
+      }
+      if (report.sweeps.length === 0) lines.push('no sweeps');
+      for (const d of report.disagreements) {
+        lines.push(
+          `disagreement: unit ${d.unit} of N(${d.n}, ${d.depth}) counted ${d.stored} (${d.storedWorker}) and ${d.counted} (${d.countedWorker}); wq verify ${d.n} --repair`,
+        );
+      }
+      lines.push(`workers: ${report.workers.length} live`);
+      for (const w of report.workers) {
+        const memory = w.memoryBytes ? `  memory ${(w.memoryBytes / 2 ** 30).toFixed(1)} GiB` : '';
+        const version = w.version ? `  v${w.version}` : '';
+        lines.push(
+          `  ${w.id}  host ${w.host}  slots ${w.concurrency}${memory}${version}  since ${w.startedAt}`,
+        );
+      }
+      process.stdout.write(lines.join('\n') + '\n');
+      return 0;
+    } finally {
+      await client.close();
+    }
+  },
+);

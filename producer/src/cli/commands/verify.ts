@@ -1,46 +1,49 @@
 // `wq verify <ns> [--repair] [--json]`: recount every stored N(n, D) with a second algorithm,
 // report each disagreement, and on request count the disagreeing n afresh.
 import { compileConfig, parseNSpec } from '@weak-queens/shared/contracts';
-import { parseFlags } from '../flags.js';
 import type { VerifyOutcome } from '@weak-queens/shared/client';
-import type { Command } from '../command.js';
+import { defineCommand } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
-import { guarded } from './guarded.js';
+import { N_SPEC } from './n-spec.js';
 
-export const verifyCommand: Command = {
-  name: 'verify',
-  summary: 'recount stored results with a second algorithm; report (and --repair) disagreements',
-  help: `usage: wq verify <ns> [--repair] [--json]
-
-  <ns>       "14", "4-12" or "4,6,10-12"
-  --repair   count a disagreeing n afresh with both algorithms and publish S(n) only if
-             they agree (also settles units stored twice with two values)
-  --json     one JSON line per n: {"n":11,"outcome":"verified","S":"…"}
-
-Every stored N(n, D) of each n is counted again by the cheapest other algorithm, on another
+export const verifyCommand = defineCommand(
+  {
+    name: 'wq verify',
+    summary: 'recount stored results with a second algorithm; report (and --repair) disagreements',
+    description: `Every stored N(n, D) of each n is counted again by the cheapest other algorithm, on another
 worker where there is one (workers must be running: wq worker). An n whose recount agrees
 everywhere stays published ("verified"). A disagreement withdraws S(n) and keeps both values
 ("disagrees", shown by wq status); --repair then recounts it ("repaired"). An n with nothing
-stored is "missing". Exit 0 when every n is verified or repaired, 1 otherwise.`,
-  run: (args) =>
-    guarded('verify', async () => {
-      const flags = parseFlags(args, { booleans: ['--repair', '--json'] });
-      const [spec, ...extra] = flags.positionals;
-      if (extra.length > 0) parseNSpec(extra.join(' '));
-      const ns = parseNSpec(spec ?? '');
-      const config = compileConfig(process.env);
-      const client = await openPipelineClient(config, 'verify');
-      try {
-        const outcomes = await client.verify(ns, { repair: flags.booleans.has('--repair') });
-        const json = flags.booleans.has('--json');
-        for (const o of outcomes)
-          process.stdout.write(`${json ? outcomeJson(o) : outcomeLine(o)}\n`);
-        return outcomes.every((o) => o.outcome === 'verified' || o.outcome === 'repaired') ? 0 : 1;
-      } finally {
-        await client.close();
+stored is "missing".`,
+    positionals: [N_SPEC],
+    options: {
+      repair: {
+        type: 'boolean',
+        description: `count a disagreeing n afresh with both algorithms and publish S(n) only if
+they agree (also settles units stored twice with two values)`,
+      },
+      json: {
+        type: 'boolean',
+        description: 'one JSON line per n: {"n":11,"outcome":"verified","S":"…"}',
+      },
+    },
+    notes: 'Exit 0 when every n is verified or repaired, 1 otherwise.',
+  },
+  async ({ values, positionals }) => {
+    const ns = parseNSpec(positionals[0] ?? '');
+    const config = compileConfig(process.env);
+    const client = await openPipelineClient(config, 'verify');
+    try {
+      const outcomes = await client.verify(ns, { repair: values.repair });
+      for (const o of outcomes) {
+        process.stdout.write(`${values.json ? outcomeJson(o) : outcomeLine(o)}\n`);
       }
-    }),
-};
+      return outcomes.every((o) => o.outcome === 'verified' || o.outcome === 'repaired') ? 0 : 1;
+    } finally {
+      await client.close();
+    }
+  },
+);
 
 function outcomeJson(o: VerifyOutcome): string {
   return JSON.stringify({

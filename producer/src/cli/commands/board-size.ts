@@ -1,0 +1,17 @@
+// The <n> of the classic commands (classic, unique, boards): one board size.
+import { MAX_N } from '@weak-queens/shared/kernel';
+import {
+  integerRange,
+  parseIntegerOption,
+  type PositionalDefinition,
+} from '@weak-queens/shared/cli';
+
+export const BOARD_SIZE: PositionalDefinition = {
+  name: 'n',
+  allowed: integerRange(1, MAX_N),
+  description: `board size, ${integerRange(1, MAX_N)}`,
+};
+
+export function parseBoardSize(text: string): number {
+  return parseIntegerOption('n', text, 1, MAX_N);
+}

@@ -1,0 +1,57 @@
+// The one error-to-exit-code policy of every entry point (wq, npm start, the worker and
+// dashboard processes): 0 done, 1 the work failed, 2 bad input, 130 interrupted.
+import { WeakQueensError } from '../kernel/errors.js';
+import { errorLine } from './error-line.js';
+import { InterruptedError } from './interrupted-error.js';
+import { WorkFailedError } from './work-failed-error.js';
+
+export const EXIT_OK = 0;
+/** The work failed (a unit, a sweep), or something that may come back (Redis) stayed away. */
+export const EXIT_FAILED = 1;
+/** The command line, the configuration or the setup must change: trying again cannot help. */
+export const EXIT_USAGE = 2;
+/** Stopped by Ctrl-C, SIGTERM or SIGHUP before the work was done (128 + SIGINT, as shells do). */
+export const EXIT_INTERRUPTED = 130;
+
+export type ExitCode =
+  typeof EXIT_OK | typeof EXIT_FAILED | typeof EXIT_USAGE | typeof EXIT_INTERRUPTED;
+
+export function exitCodeOf(error: unknown): ExitCode {
+  if (error instanceof InterruptedError) return EXIT_INTERRUPTED;
+  if (error instanceof WorkFailedError) return EXIT_FAILED;
+  // Our own errors say whether a retry can help: if not, what was asked must change.
+  if (error instanceof WeakQueensError) return error.retryable ? EXIT_FAILED : EXIT_USAGE;
+  return EXIT_FAILED;
+}
+
+export interface ReportOptions {
+  readonly stderr?: NodeJS.WritableStream;
+  /** Also print the stack of an unexpected error (WQ_DEBUG). */
+  readonly debug?: boolean;
+}
+
+/**
+ * Writes one line for `error` on stderr, prefixed with the command ("wq sweep", "npm start"),
+ * and returns its exit code. Unexpected errors (not ours) say so, since they are bugs.
+ */
+export function reportFailure(
+  prefix: string,
+  error: unknown,
+  options: ReportOptions = {},
+): ExitCode {
+  const stderr = options.stderr ?? process.stderr;
+  const message =
+    error instanceof WeakQueensError
+      ? error.message
+      : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+  stderr.write(`${errorLine(prefix, message)}\n`);
+  if (
+    options.debug &&
+    error instanceof Error &&
+    error.stack &&
+    !(error instanceof WeakQueensError)
+  ) {
+    stderr.write(`${error.stack}\n`);
+  }
+  return exitCodeOf(error);
+}

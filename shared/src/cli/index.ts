@@ -1,0 +1,36 @@
+// @weak-queens/shared/cli: what every entry point (wq, npm start, the worker and dashboard
+// processes) shares to read its command line and end: one declarative command definition
+// (parsing, errors, help) and one error-to-exit-code policy. Node built-ins only, so `--help`
+// stays fast; the command lines of the worker and dashboard processes are defined here because
+// `wq worker`/`wq dashboard` check them before they start those processes.
+export {
+  type CommandDefinition,
+  type OptionDefinition,
+  type OptionDefinitions,
+  type OptionValues,
+  type ParsedCommandLine,
+  type PositionalDefinition,
+  commandHelp,
+  parseCommandLine,
+  wantsHelp,
+} from './command-line.js';
+export {
+  EXIT_FAILED,
+  EXIT_INTERRUPTED,
+  EXIT_OK,
+  EXIT_USAGE,
+  type ExitCode,
+  exitCodeOf,
+  reportFailure,
+  type ReportOptions,
+} from './exit-code.js';
+export { errorLine, MAX_ERROR_LINE } from './error-line.js';
+export { InterruptedError } from './interrupted-error.js';
+export { UsageError } from './usage-error.js';
+export { WorkFailedError } from './work-failed-error.js';
+export { integerRange, parseIntegerOption } from './integer-option.js';
+export {
+  DASHBOARD_COMMAND_LINE,
+  WORKER_COMMAND_LINE,
+  workerConcurrency,
+} from './process-command-lines.js';
