@@ -24,6 +24,8 @@ export interface PositionalDefinition {
   readonly allowed: string;
   /** For help; defaults to `allowed`. */
   readonly description?: string;
+  /** May be left out (the command then says which options need it). */
+  readonly optional?: boolean;
 }
 
 export type OptionDefinitions = Readonly<Record<string, OptionDefinition>>;
@@ -51,7 +53,7 @@ export type OptionValues<O extends OptionDefinitions> = {
 
 export interface ParsedCommandLine<O extends OptionDefinitions> {
   readonly values: OptionValues<O>;
-  /** Exactly one per defined positional, in order. */
+  /** One per defined positional, in order (an optional one left out is absent). */
   readonly positionals: readonly string[];
 }
 
@@ -87,7 +89,8 @@ export function parseCommandLine<O extends OptionDefinitions>(
   }
   const { positionals } = parsed;
   const missing = expected[positionals.length];
-  if (missing) throw new UsageError(`missing <${missing.name}>; expected ${missing.allowed}`);
+  if (missing && !missing.optional)
+    throw new UsageError(`missing <${missing.name}>; expected ${missing.allowed}`);
   if (positionals.length > expected.length) {
     throw new InvalidInputError(
       'argument',
@@ -143,7 +146,7 @@ export function commandHelp(definition: CommandDefinition): string {
   const options = Object.entries(definition.options);
   const usage = [
     `Usage: ${definition.name}`,
-    ...positionals.map((p) => `<${p.name}>`),
+    ...positionals.map((p) => (p.optional ? `[<${p.name}>]` : `<${p.name}>`)),
     ...options.map(([name, spec]) => `[--${name}${valueOf(spec)}]`),
   ].join(' ');
   const sections = [usage, definition.description ?? definition.summary];

@@ -58,3 +58,12 @@ export {
   type WaitForRedisOptions,
 } from './redis-probe.js';
 export { createLogger, type Logger, type LoggerOptions } from './logger.js';
+export {
+  exportResults,
+  importResults,
+  ImportRefusedError,
+  type ImportSummary,
+  type RefusedLine,
+  type TransferLine,
+  TRANSFER_PROBLEM,
+} from './result-transfer.js';

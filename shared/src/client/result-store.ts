@@ -328,6 +328,35 @@ export class ResultStore {
     return found;
   }
 
+  /**
+   * Writes results brought from another store (`wq results --import`, checked beforehand):
+   * only where nothing is stored yet, all in one transaction.
+   */
+  async importRecords(batch: {
+    readonly units: readonly UnitResult[];
+    readonly depths: readonly DepthResult[];
+    readonly records: readonly CompletionRecord[];
+  }): Promise<void> {
+    const multi = this.redis.multi();
+    for (const unit of batch.units) {
+      const key =
+        unit.role === 'check'
+          ? this.keys.checkUnits(unit.n, unit.depth)
+          : this.keys.units(unit.n, unit.depth);
+      multi.hsetnx(key, unit.unit, JSON.stringify(unit));
+    }
+    for (const depth of batch.depths) {
+      const key =
+        depth.role === 'check' ? this.keys.checkDepths(depth.n) : this.keys.depths(depth.n);
+      multi.hsetnx(key, String(depth.depth), JSON.stringify(depth));
+    }
+    for (const record of batch.records) {
+      multi.hsetnx(this.keys.records, String(record.n), JSON.stringify(record));
+      multi.hsetnx(this.keys.sums, String(record.n), record.S);
+    }
+    await multi.exec();
+  }
+
   /** One stored unit result, or undefined. */
   async unit(
     n: number,

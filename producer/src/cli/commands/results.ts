@@ -1,4 +1,7 @@
 // `wq results <ns> [--json|--csv]`: what the result store holds; missing values show as missing.
+// `wq results [<ns>] --export <file>` and `wq results --import <file>` move results between
+// stores as JSON lines with their provenance (see result-transfer.ts in the client).
+import { readFileSync, writeFileSync } from 'node:fs';
 import { compileConfig, InvalidInputError, parseNSpec } from '@weak-queens/shared/contracts';
 import { defineCommand } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
@@ -8,8 +11,8 @@ import { N_SPEC } from './n-spec.js';
 export const resultsCommand = defineCommand(
   {
     name: 'wq results',
-    summary: 'print N(n, D) and S(n) from the result store (missing values shown as missing)',
-    positionals: [N_SPEC],
+    summary: 'print N(n, D) and S(n) from the result store; export or import them as JSON lines',
+    positionals: [{ ...N_SPEC, optional: true }],
     options: {
       json: {
         type: 'boolean',
@@ -19,22 +22,85 @@ export const resultsCommand = defineCommand(
         type: 'boolean',
         description: 'n,D,value rows (D = S for the sum; empty where missing)',
       },
+      export: {
+        type: 'string',
+        value: 'file',
+        allowed: 'a file to write ("-" for stdout)',
+        description:
+          'write every stored result of <ns> (default: all) with its provenance as JSON lines:\nunits, N(n, D) and S(n) with the workers, algorithms, seconds and second counts',
+      },
+      import: {
+        type: 'string',
+        value: 'file',
+        allowed: 'a file written by --export ("-" for stdin)',
+        description:
+          'load results written by --export; a malformed line, one that disagrees with a\npublished value or conflicts with a stored one refuses the whole file (exit 2)',
+      },
     },
   },
   async ({ values, positionals }) => {
-    if (values.json && values.csv) {
-      throw new InvalidInputError('format', '--json --csv', 'one of --json or --csv');
+    const formats = [
+      values.json,
+      values.csv,
+      values.export !== undefined,
+      values.import !== undefined,
+    ];
+    if (formats.filter(Boolean).length > 1) {
+      throw new InvalidInputError('format', 'several', 'one of --json, --csv, --export, --import');
     }
-    const ns = parseNSpec(positionals[0] ?? '');
+    if (values.import !== undefined && positionals[0] !== undefined) {
+      throw new InvalidInputError(
+        'argument',
+        positionals[0],
+        'no <ns> with --import (the file says)',
+      );
+    }
+    if (
+      values.import === undefined &&
+      values.export === undefined &&
+      positionals[0] === undefined
+    ) {
+      throw new InvalidInputError('ns', '', N_SPEC.allowed);
+    }
+    const ns = positionals[0] === undefined ? undefined : parseNSpec(positionals[0]);
     const client = await openPipelineClient(compileConfig(), 'results');
     try {
       await client.ping();
-      const results = await client.results(ns);
-      const { resultsCsv, resultsJsonLine } = await import('@weak-queens/shared/client');
+      const transfer = await import('@weak-queens/shared/client');
+      if (values.import !== undefined) {
+        const text = readFileSync(values.import === '-' ? 0 : values.import, 'utf8');
+        try {
+          const summary = await transfer.importResults(client.store, text.split('\n'));
+          process.stdout.write(
+            `imported ${summary.sums} S(n), ${summary.depths} N(n, D), ${summary.units} units` +
+              ` (${summary.alreadyStored} already stored with the same value)\n`,
+          );
+          return 0;
+        } catch (err) {
+          if (!(err instanceof transfer.ImportRefusedError)) throw err;
+          // Every refused line, with its number: the file must be fixed, not retried.
+          process.stderr.write(
+            `wq results: import refused, nothing written (${err.refused.length} bad lines)\n` +
+              err.refused.map((r) => `  line ${r.line}: ${r.reason}\n`).join(''),
+          );
+          return 2;
+        }
+      }
+      if (values.export !== undefined) {
+        const lines: string[] = [];
+        for await (const line of transfer.exportResults(client.store, ns)) lines.push(line);
+        if (values.export === '-') process.stdout.write(lines.join(''));
+        else writeFileSync(values.export, lines.join(''));
+        if (values.export !== '-') {
+          process.stderr.write(`wrote ${lines.length} lines to ${values.export}\n`);
+        }
+        return 0;
+      }
+      const results = await client.results(ns ?? []);
       if (values.json) {
-        process.stdout.write(results.map((r) => resultsJsonLine(r) + '\n').join(''));
+        process.stdout.write(results.map((r) => transfer.resultsJsonLine(r) + '\n').join(''));
       } else if (values.csv) {
-        process.stdout.write(resultsCsv(results));
+        process.stdout.write(transfer.resultsCsv(results));
       } else {
         process.stdout.write(resultsTable(results));
       }

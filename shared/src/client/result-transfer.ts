@@ -1,0 +1,286 @@
+// Results that move: `wq results --export` writes every stored result with its provenance as
+// JSON lines (units, then N(n, D), then S(n) with how it was computed and checked), and
+// `wq results --import` loads such a file into another Redis. An import is all or nothing: any
+// line that is malformed, disagrees with a published value or with the file's own sums, or
+// conflicts with a stored value refuses the whole file, each refusal with its line number.
+import {
+  type CompletionRecord,
+  type DepthResult,
+  InvalidInputError,
+  isDecimal,
+  knownValue,
+  parseDepthResult,
+  parseUnitResult,
+  type UnitResult,
+  WeakQueensError,
+} from '../contracts/index.js';
+import { MAX_N } from '../kernel/index.js';
+import type { ResultStore } from './result-store.js';
+
+/** The problem these results count; a line of another problem is refused. */
+export const TRANSFER_PROBLEM = 'weak';
+
+export type TransferLine =
+  | ({ readonly problem: 'weak' } & UnitResult)
+  | ({ readonly problem: 'weak' } & DepthResult)
+  | ({ readonly problem: 'weak'; readonly kind: 'sum' } & CompletionRecord);
+
+/** A refused line: its number in the file (from 1) and why. */
+export interface RefusedLine {
+  readonly line: number;
+  readonly reason: string;
+}
+
+/** The file was refused: nothing was written. */
+export class ImportRefusedError extends WeakQueensError {
+  readonly retryable = false;
+  constructor(readonly refused: readonly RefusedLine[]) {
+    super(
+      `import refused, nothing written: ${refused.length} bad line${refused.length === 1 ? '' : 's'}` +
+        ` (first: line ${refused[0]?.line}: ${refused[0]?.reason})`,
+    );
+  }
+}
+
+export interface ImportSummary {
+  readonly units: number;
+  readonly depths: number;
+  readonly sums: number;
+  /** Lines whose record the store already held with the same value. */
+  readonly alreadyStored: number;
+}
+
+/** Every stored result of the sizes `ns` (default: every size), as export lines. */
+export async function* exportResults(
+  store: ResultStore,
+  ns: readonly number[] = Array.from({ length: MAX_N }, (_, i) => i + 1),
+): AsyncGenerator<string> {
+  for (const n of ns) {
+    for (const role of ['primary', 'check'] as const) {
+      for (let d = 0; d < n; d++) {
+        for (const unit of (await store.units(n, d, role)).values()) {
+          yield line({ problem: TRANSFER_PROBLEM, ...unit });
+        }
+      }
+      for (const depth of (await store.depths(n, role)).values()) {
+        yield line({ problem: TRANSFER_PROBLEM, ...depth });
+      }
+    }
+    const record = await store.record(n);
+    if (record) yield line({ problem: TRANSFER_PROBLEM, kind: 'sum', ...record });
+  }
+}
+
+function line(value: TransferLine): string {
+  return JSON.stringify(value) + '\n';
+}
+
+/** Checks every line, then writes them all at once; throws ImportRefusedError instead. */
+export async function importResults(
+  store: ResultStore,
+  lines: readonly string[],
+): Promise<ImportSummary> {
+  const refused: RefusedLine[] = [];
+  const units = new Map<string, { line: number; result: UnitResult }>();
+  const depths = new Map<string, { line: number; result: DepthResult }>();
+  const sums = new Map<number, { line: number; record: CompletionRecord }>();
+  lines.forEach((text, index) => {
+    if (text.trim() === '') return;
+    const number = index + 1;
+    try {
+      const parsed = parseLine(text);
+      if (parsed.kind === 'unit') {
+        const key = `${parsed.role ?? 'primary'}:${parsed.n}:${parsed.depth}:${parsed.unit}`;
+        const earlier = units.get(key);
+        if (earlier && earlier.result.value !== parsed.value) {
+          throw new Error(
+            `unit ${parsed.unit} of N(${parsed.n}, ${parsed.depth}) is ${parsed.value} here and ${earlier.result.value} on line ${earlier.line}`,
+          );
+        }
+        if (parsed.unit === '*') checkPublished(parsed.n, parsed.depth, parsed.value);
+        units.set(key, { line: number, result: parsed });
+      } else if (parsed.kind === 'depth') {
+        checkPublished(parsed.n, parsed.depth, parsed.value);
+        const key = `${parsed.role ?? 'primary'}:${parsed.n}:${parsed.depth}`;
+        const earlier = depths.get(key);
+        if (earlier && earlier.result.value !== parsed.value) {
+          throw new Error(
+            `N(${parsed.n}, ${parsed.depth}) is ${parsed.value} here and ${earlier.result.value} on line ${earlier.line}`,
+          );
+        }
+        depths.set(key, { line: number, result: parsed });
+      } else {
+        checkRecord(parsed);
+        const earlier = sums.get(parsed.n);
+        if (earlier && earlier.record.S !== parsed.S) {
+          throw new Error(
+            `S(${parsed.n}) is ${parsed.S} here and ${earlier.record.S} on line ${earlier.line}`,
+          );
+        }
+        sums.set(parsed.n, { line: number, record: parsed });
+      }
+    } catch (err) {
+      refused.push({ line: number, reason: reasonOf(err) });
+    }
+  });
+  // The file against itself: a complete set of units must add up to its N(n, D), and S(n) to
+  // the N(n, D) given beside it.
+  for (const [key, { line: number, result }] of depths) {
+    const own = [...units.entries()].filter(([k]) => k.startsWith(`${key}:`));
+    if (own.length === result.units) {
+      const total = own.reduce((t, [, u]) => t + BigInt(u.result.value), 0n);
+      if (total.toString() !== result.value) {
+        refused.push({
+          line: number,
+          reason: `N(${result.n}, ${result.depth}) = ${result.value}, but its ${own.length} units add up to ${total}`,
+        });
+      }
+    }
+  }
+  for (const { line: number, record } of sums.values()) {
+    for (const depth of record.depths) {
+      const given = depths.get(`primary:${record.n}:${depth.depth}`);
+      if (given && given.result.value !== depth.value) {
+        refused.push({
+          line: number,
+          reason: `S(${record.n})'s N(${record.n}, ${depth.depth}) = ${depth.value}, but line ${given.line} says ${given.result.value}`,
+        });
+      }
+    }
+  }
+  // The file against the store: a different stored value is a conflict, never overwritten.
+  let alreadyStored = 0;
+  for (const { line: number, result } of units.values()) {
+    const stored = await store.unit(
+      result.n,
+      result.depth,
+      result.unit,
+      result.role === 'check' ? 'check' : 'primary',
+    );
+    if (stored && stored.value !== result.value) {
+      refused.push({
+        line: number,
+        reason: `unit ${result.unit} of N(${result.n}, ${result.depth}) is ${result.value} here but ${stored.value} in the store`,
+      });
+    } else if (stored) alreadyStored++;
+  }
+  for (const { line: number, result } of depths.values()) {
+    const stored = (
+      await store.depths(result.n, result.role === 'check' ? 'check' : 'primary')
+    ).get(result.depth);
+    if (stored && stored.value !== result.value) {
+      refused.push({
+        line: number,
+        reason: `N(${result.n}, ${result.depth}) is ${result.value} here but ${stored.value} in the store`,
+      });
+    } else if (stored) alreadyStored++;
+  }
+  const storedSums = await store.sums([...sums.keys()]);
+  for (const { line: number, record } of sums.values()) {
+    const stored = storedSums.get(record.n);
+    if (stored !== undefined && stored !== record.S) {
+      refused.push({
+        line: number,
+        reason: `S(${record.n}) is ${record.S} here but ${stored} in the store`,
+      });
+    } else if (stored !== undefined) alreadyStored++;
+  }
+  if (refused.length > 0) {
+    throw new ImportRefusedError(refused.sort((a, b) => a.line - b.line));
+  }
+  await store.importRecords({
+    units: [...units.values()].map((u) => u.result),
+    depths: [...depths.values()].map((d) => d.result),
+    records: [...sums.values()].map((s) => s.record),
+  });
+  return {
+    units: units.size,
+    depths: depths.size,
+    sums: sums.size,
+    alreadyStored,
+  };
+}
+
+type ParsedLine = UnitResult | DepthResult | (CompletionRecord & { readonly kind: 'sum' });
+
+function parseLine(text: string): ParsedLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error('not JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new Error('not a JSON object');
+  }
+  const { problem, ...fields } = value as Record<string, unknown>;
+  if (problem !== TRANSFER_PROBLEM) {
+    throw new InvalidInputError('problem', problem ?? null, `"${TRANSFER_PROBLEM}"`);
+  }
+  if (fields.kind === 'unit') return parseUnitResult(fields);
+  if (fields.kind === 'depth') return parseDepthResult(fields);
+  if (fields.kind === 'sum') return { ...parseCompletionRecord(fields), kind: 'sum' };
+  throw new InvalidInputError('kind', fields.kind ?? null, 'one of unit, depth, sum');
+}
+
+function parseCompletionRecord(fields: Record<string, unknown>): CompletionRecord {
+  const { n, S, sweepId, completedAt, cpuSeconds, depths, workers, checks } = fields;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_N) {
+    throw new InvalidInputError('n', n ?? null, `an integer from 1 to ${MAX_N}`);
+  }
+  if (!isDecimal(S)) throw new InvalidInputError('S', S ?? null, 'a decimal string');
+  if (typeof sweepId !== 'string' || typeof completedAt !== 'string') {
+    throw new InvalidInputError('sweepId', sweepId ?? null, 'strings sweepId and completedAt');
+  }
+  if (typeof cpuSeconds !== 'number' || !(cpuSeconds >= 0)) {
+    throw new InvalidInputError('cpuSeconds', cpuSeconds ?? null, 'a number of seconds ≥ 0');
+  }
+  if (!Array.isArray(depths) || depths.length !== n) {
+    throw new InvalidInputError('depths', null, `N(${n}, D) for D = 0..${n - 1}`);
+  }
+  if (!Array.isArray(workers) || !workers.every((w) => typeof w === 'string')) {
+    throw new InvalidInputError('workers', null, 'an array of worker ids');
+  }
+  if (checks !== undefined && !Array.isArray(checks)) {
+    throw new InvalidInputError('checks', null, 'an array of second counts');
+  }
+  return {
+    n,
+    S,
+    sweepId,
+    completedAt,
+    cpuSeconds,
+    depths: depths.map(parseDepthResult),
+    workers: workers as string[],
+    ...(checks ? { checks: (checks as unknown[]).map(parseDepthResult) } : {}),
+  };
+}
+
+function checkPublished(n: number, depth: number, value: string): void {
+  const known = knownValue(n, depth);
+  if (known && known.value !== value) {
+    throw new Error(
+      `N(${n}, ${depth}) = ${value} disagrees with the published ${known.value} (${known.source})`,
+    );
+  }
+}
+
+function checkRecord(record: CompletionRecord): void {
+  record.depths.forEach((depth, d) => {
+    if (depth.n !== record.n || depth.depth !== d) {
+      throw new Error(
+        `S(${record.n})'s depths must be N(${record.n}, 0..${record.n - 1}) in order`,
+      );
+    }
+    checkPublished(record.n, d, depth.value);
+  });
+  const total = record.depths.reduce((t, d) => t + BigInt(d.value), 0n);
+  if (total.toString() !== record.S) {
+    throw new Error(`S(${record.n}) = ${record.S}, but its N(${record.n}, D) add up to ${total}`);
+  }
+}
+
+function reasonOf(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.length > 300 ? `${message.slice(0, 300)}…` : message;
+}
