@@ -1,101 +1,10 @@
 // The values jobs return (BullMQ stores them as JSON) and the records the result store keeps.
-// Counts are decimal strings; the parsers check every field of a value read back from Redis.
+// Counts are decimal strings; one schema per value read back from Redis checks every field.
+import * as v from 'valibot';
 import { InvalidInputError } from '../kernel/errors.js';
-import { type Algorithm, ALGORITHMS } from '../kernel/algorithms.js';
+import { ALGORITHMS } from '../kernel/algorithms.js';
 import { SWEEP_ID } from './job-payloads.js';
-
-/** What a `unit` job returns: its share of N(n, D). */
-export interface UnitResult {
-  readonly kind: 'unit';
-  readonly n: number;
-  readonly depth: number;
-  readonly unit: string;
-  readonly value: string;
-  readonly algorithm: Algorithm;
-  readonly seconds: number;
-  readonly worker: string;
-  /** The planner's expected seconds (calibrated), shown next to `seconds`. */
-  readonly estimateSeconds?: number;
-  /** The kernel's own estimate before calibration; calibrates the next plans. */
-  readonly modelSeconds?: number;
-  /** `check`: a unit of the second count of a verified sweep. */
-  readonly role?: 'check';
-  /** The sweep whose job counted it (a later sweep may reuse it); older records lack it. */
-  readonly sweepId?: string;
-  /** When the kernel started on it (epoch ms, the worker's clock); older records lack it. */
-  readonly startedAt?: number;
-  /** The worker's kernel-pool slot that ran it (0 … concurrency − 1); older records lack it. */
-  readonly slot?: number;
-}
-
-/** What a `depth` job returns (and what the result store keeps per (n, D)). */
-export interface DepthResult {
-  readonly kind: 'depth';
-  readonly n: number;
-  readonly depth: number;
-  readonly value: string;
-  readonly algorithm: Algorithm;
-  readonly units: number;
-  /** Single-core seconds summed over the units. */
-  readonly seconds: number;
-  readonly workers: readonly string[];
-  /** The planner's expected seconds summed over the units, when every unit carried one. */
-  readonly estimateSeconds?: number;
-  /** `check`: the second count of a verified sweep. */
-  readonly role?: 'check';
-}
-
-/** What the second count of a verified (n, D) returns: both counts, for the sum to compare. */
-export interface VerifiedResult {
-  readonly kind: 'verified';
-  readonly n: number;
-  readonly depth: number;
-  readonly primary: DepthResult;
-  readonly check: DepthResult;
-}
-
-/** Why S(n) was not published: counts that disagree, with every value. */
-export interface Mismatch {
-  readonly n: number;
-  readonly sweepId: string;
-  readonly at: string;
-  readonly depths: readonly DepthMismatch[];
-}
-
-export interface DepthMismatch {
-  readonly depth: number;
-  /** The first count. */
-  readonly value: string;
-  readonly algorithm: Algorithm;
-  readonly workers: readonly string[];
-  /** The value it was checked against: a second count or a published reference. */
-  readonly expected: string;
-  /** The second count's algorithm, or the reference (`n^n`, `OEIS A000170`). */
-  readonly expectedFrom: string;
-  readonly expectedWorkers?: readonly string[];
-}
-
-/** What a `sum` job returns: S(n) and N(n, D) indexed by D. */
-export interface SumResult {
-  readonly kind: 'sum';
-  readonly n: number;
-  readonly S: string;
-  readonly N: readonly string[];
-}
-
-/** Written with S(n): how it was computed. */
-export interface CompletionRecord {
-  readonly n: number;
-  readonly S: string;
-  readonly sweepId: string;
-  readonly completedAt: string;
-  /** Single-core seconds summed over every unit of every D. */
-  readonly cpuSeconds: number;
-  readonly depths: readonly DepthResult[];
-  readonly workers: readonly string[];
-  /** Verified sweeps: the second count of every D, in the order of `depths`. */
-  readonly checks?: readonly DepthResult[];
-}
+import { parseInput, record } from './schema.js';
 
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
 
@@ -103,155 +12,167 @@ export function isDecimal(value: unknown): value is string {
   return typeof value === 'string' && DECIMAL.test(value);
 }
 
-type Fields = Record<string, unknown>;
+const decimal = v.message(v.pipe(v.string(), v.regex(DECIMAL)), 'a decimal string');
+const algorithm = v.picklist(ALGORITHMS, ALGORITHMS.join(', '));
+const secondsAtLeast0 = v.message(v.pipe(v.number(), v.minValue(0)), 'a number ≥ 0');
+const optionalSeconds = v.optional(secondsAtLeast0);
+const role = v.optional(v.literal('check', '"check" or absent'));
+const workers = v.message(v.pipe(v.array(v.string()), v.readonly()), 'a list of worker ids');
+const countInteger = (min: number, allowed: string) =>
+  v.message(v.pipe(v.number(), v.integer(), v.minValue(min)), allowed);
+/** An integer field older records lack. */
+const optionalIndex = (allowed: string) =>
+  v.optional(
+    v.message(v.pipe(v.number(), v.safeInteger(), v.minValue(0)), `${allowed} (an integer ≥ 0)`),
+  );
 
-function fieldsOf(value: unknown, what: string): Fields {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new InvalidInputError(what, value, 'an object');
-  }
-  return value as Fields;
-}
+/** What every count of an (n, D), whole or a unit of it, says. */
+const countFields = {
+  n: countInteger(1, 'n ≥ 1'),
+  depth: countInteger(0, 'D ≥ 0'),
+  value: decimal,
+  algorithm,
+  seconds: secondsAtLeast0,
+};
 
-function check<T>(ok: boolean, what: string, name: string, value: unknown, allowed: string): T {
-  if (!ok) throw new InvalidInputError(`${what}.${name}`, value, allowed);
-  return value as T;
-}
+/** What a `unit` job returns: its share of N(n, D). */
+export const UnitResultSchema = record({
+  kind: v.literal('unit', '"unit"'),
+  ...countFields,
+  unit: v.string('a unit key'),
+  worker: v.string('a worker id'),
+  /** The planner's expected seconds (calibrated), shown next to `seconds`. */
+  estimateSeconds: optionalSeconds,
+  /** The kernel's own estimate before calibration; calibrates the next plans. */
+  modelSeconds: optionalSeconds,
+  /** `check`: a unit of the second count of a verified sweep. */
+  role,
+  /** The sweep whose job counted it (a later sweep may reuse it); older records lack it. */
+  sweepId: v.optional(v.message(v.pipe(v.string(), v.regex(SWEEP_ID)), 'a sweep id or absent')),
+  /** When the kernel started on it (epoch ms, the worker's clock); older records lack it. */
+  startedAt: optionalIndex('epoch milliseconds'),
+  /** The worker's kernel-pool slot that ran it (0 … concurrency − 1); older records lack it. */
+  slot: optionalIndex('a slot index'),
+});
+export type UnitResult = v.InferOutput<typeof UnitResultSchema>;
 
-function common(f: Fields, what: string) {
-  return {
-    n: check<number>(Number.isInteger(f.n) && (f.n as number) >= 1, what, 'n', f.n, 'n ≥ 1'),
-    depth: check<number>(
-      Number.isInteger(f.depth) && (f.depth as number) >= 0,
-      what,
-      'depth',
-      f.depth,
-      'D ≥ 0',
-    ),
-    value: check<string>(isDecimal(f.value), what, 'value', f.value, 'a decimal string'),
-    algorithm: check<Algorithm>(
-      (ALGORITHMS as readonly unknown[]).includes(f.algorithm),
-      what,
-      'algorithm',
-      f.algorithm,
-      ALGORITHMS.join(', '),
-    ),
-    seconds: check<number>(
-      typeof f.seconds === 'number' && f.seconds >= 0,
-      what,
-      'seconds',
-      f.seconds,
-      'a number ≥ 0',
-    ),
-  };
-}
+/** What a `depth` job returns (and what the result store keeps per (n, D)). */
+export const DepthResultSchema = record({
+  kind: v.literal('depth', '"depth"'),
+  ...countFields,
+  units: countInteger(1, 'an integer ≥ 1'),
+  /** Single-core seconds summed over the units (`seconds`), by these workers. */
+  workers,
+  /** The planner's expected seconds summed over the units, when every unit carried one. */
+  estimateSeconds: optionalSeconds,
+  /** `check`: the second count of a verified sweep. */
+  role,
+});
+export type DepthResult = v.InferOutput<typeof DepthResultSchema>;
+
+/** A child value of a `sum` job: a depth result, or the unit result of an unsplit (n, D). */
+const UnitAsDepthSchema = v.pipe(UnitResultSchema, v.transform(wholeDepth));
+const ChildResultSchema = v.lazy((input) =>
+  (input as { kind?: unknown } | null)?.kind === 'unit' ? UnitAsDepthSchema : DepthResultSchema,
+);
+
+/** What the second count of a verified (n, D) returns: both counts, for the sum to compare. */
+export const VerifiedResultSchema = record({
+  kind: v.literal('verified', '"verified"'),
+  n: countInteger(1, 'n ≥ 1'),
+  depth: countInteger(0, 'D ≥ 0'),
+  primary: DepthResultSchema,
+  check: DepthResultSchema,
+});
+export type VerifiedResult = v.InferOutput<typeof VerifiedResultSchema>;
+
+export const DepthMismatchSchema = record({
+  depth: countInteger(0, 'D ≥ 0'),
+  /** The first count. */
+  value: decimal,
+  algorithm,
+  workers,
+  /** The value it was checked against: a second count or a published reference. */
+  expected: decimal,
+  /** The second count's algorithm, or the reference (`n^n`, `OEIS A000170`). */
+  expectedFrom: v.string('an algorithm or a reference'),
+  expectedWorkers: v.optional(workers),
+});
+export type DepthMismatch = v.InferOutput<typeof DepthMismatchSchema>;
+
+/** Why S(n) was not published: counts that disagree, with every value. */
+export const MismatchSchema = record({
+  n: countInteger(1, 'n ≥ 1'),
+  sweepId: v.string('a sweep id'),
+  at: v.string('an ISO time'),
+  depths: v.message(v.pipe(v.array(DepthMismatchSchema), v.readonly()), 'a list of (n, D) counts'),
+});
+export type Mismatch = v.InferOutput<typeof MismatchSchema>;
+
+/** What a `sum` job returns: S(n) and N(n, D) indexed by D. */
+export const SumResultSchema = record({
+  kind: v.literal('sum', '"sum"'),
+  n: countInteger(1, 'n ≥ 1'),
+  S: decimal,
+  N: v.message(v.pipe(v.array(decimal), v.readonly()), 'a list of decimal strings'),
+});
+export type SumResult = v.InferOutput<typeof SumResultSchema>;
+
+const depthResults = v.message(
+  v.pipe(v.array(DepthResultSchema), v.readonly()),
+  'a list of depth results',
+);
+
+/** Written with S(n): how it was computed. */
+export const CompletionRecordSchema = record({
+  n: countInteger(1, 'n ≥ 1'),
+  S: decimal,
+  sweepId: v.string('a sweep id'),
+  completedAt: v.string('an ISO time'),
+  /** Single-core seconds summed over every unit of every D. */
+  cpuSeconds: secondsAtLeast0,
+  depths: depthResults,
+  workers,
+  /** Verified sweeps: the second count of every D, in the order of `depths`. */
+  checks: v.optional(depthResults),
+});
+export type CompletionRecord = v.InferOutput<typeof CompletionRecordSchema>;
 
 export function parseUnitResult(value: unknown): UnitResult {
-  const what = 'unit result';
-  const f = fieldsOf(value, what);
-  check(f.kind === 'unit', what, 'kind', f.kind, '"unit"');
-  return {
-    kind: 'unit',
-    ...common(f, what),
-    unit: check<string>(typeof f.unit === 'string', what, 'unit', f.unit, 'a unit key'),
-    worker: check<string>(typeof f.worker === 'string', what, 'worker', f.worker, 'a worker id'),
-    ...optionalSeconds(f, what, 'estimateSeconds'),
-    ...optionalSeconds(f, what, 'modelSeconds'),
-    ...optionalRole(f, what),
-    ...optionalSweepId(f, what),
-    ...optionalInteger(f, what, 'startedAt', 'epoch milliseconds'),
-    ...optionalInteger(f, what, 'slot', 'a slot index'),
-  };
-}
-
-function optionalSweepId(f: Fields, what: string): { sweepId?: string } {
-  if (f.sweepId === undefined) return {};
-  const ok = typeof f.sweepId === 'string' && SWEEP_ID.test(f.sweepId);
-  return { sweepId: check<string>(ok, what, 'sweepId', f.sweepId, 'a sweep id or absent') };
-}
-
-/** `{ [name]: integer }` when the field is present (older records lack it), else `{}`. */
-function optionalInteger<K extends string>(
-  f: Fields,
-  what: string,
-  name: K,
-  allowed: string,
-): { [key in K]?: number } {
-  const value = f[name];
-  if (value === undefined) return {};
-  check(
-    Number.isSafeInteger(value) && (value as number) >= 0,
-    what,
-    name,
-    value,
-    `${allowed} (an integer ≥ 0)`,
-  );
-  return { [name]: value } as { [key in K]?: number };
-}
-
-function optionalRole(f: Fields, what: string): { role?: 'check' } {
-  if (f.role === undefined) return {};
-  return { role: check<'check'>(f.role === 'check', what, 'role', f.role, '"check" or absent') };
-}
-
-/** `{ [name]: seconds }` when the field is present (older records lack it), else `{}`. */
-function optionalSeconds<K extends string>(
-  f: Fields,
-  what: string,
-  name: K,
-): { [key in K]?: number } {
-  const value = f[name];
-  if (value === undefined) return {};
-  check(typeof value === 'number' && value >= 0, what, name, value, 'a number ≥ 0');
-  return { [name]: value } as { [key in K]?: number };
+  return parseInput(UnitResultSchema, value, { name: 'unit result' });
 }
 
 export function parseDepthResult(value: unknown): DepthResult {
-  const what = 'depth result';
-  const f = fieldsOf(value, what);
-  check(f.kind === 'depth', what, 'kind', f.kind, '"depth"');
-  return {
-    kind: 'depth',
-    ...common(f, what),
-    units: check<number>(
-      Number.isInteger(f.units) && (f.units as number) >= 1,
-      what,
-      'units',
-      f.units,
-      'an integer ≥ 1',
-    ),
-    workers: check<string[]>(
-      Array.isArray(f.workers) && f.workers.every((w) => typeof w === 'string'),
-      what,
-      'workers',
-      f.workers,
-      'a list of worker ids',
-    ),
-    ...optionalSeconds(f, what, 'estimateSeconds'),
-    ...optionalRole(f, what),
-  };
+  return parseInput(DepthResultSchema, value, { name: 'depth result' });
 }
 
 /** A child value of a `sum` job: a depth result, or the unit result of an unsplit (n, D). */
 export function parseChildResult(value: unknown): DepthResult {
-  const f = fieldsOf(value, 'child result');
-  if (f.kind === 'unit') return wholeDepth(parseUnitResult(value));
-  return parseDepthResult(value);
+  return parseInput(ChildResultSchema, value, { name: 'child result' });
 }
+
+/** The values of a verified (n, D) as a `sum` job reads them: each may be a unit or a depth. */
+const VerifiedChildSchema = record({
+  kind: v.literal('verified', '"verified"'),
+  primary: ChildResultSchema,
+  check: ChildResultSchema,
+});
 
 /** A child of a `sum` job: one count of an (n, D), or both counts of a verified one. */
 export function parseSumChild(value: unknown): { primary: DepthResult; check?: DepthResult } {
-  const f = fieldsOf(value, 'child result');
-  if (f.kind !== 'verified') return { primary: parseChildResult(value) };
-  const primary = parseChildResult(f.primary);
-  const second = parseChildResult(f.check);
-  if (primary.n !== second.n || primary.depth !== second.depth || second.role !== 'check') {
+  if ((value as { kind?: unknown } | null)?.kind !== 'verified') {
+    return { primary: parseChildResult(value) };
+  }
+  const { primary, check } = parseInput(VerifiedChildSchema, value, { name: 'child result' });
+  // Which count is which is not a field: the second is the same (n, D) with role `check`.
+  if (primary.n !== check.n || primary.depth !== check.depth || check.role !== 'check') {
     throw new InvalidInputError(
       'child result.check',
-      f.check,
+      (value as { check?: unknown }).check,
       'the second count of the same (n, D)',
     );
   }
-  return { primary, check: second };
+  return { primary, check };
 }
 
 /** An unsplit (n, D): its one unit is the whole of N(n, D). */

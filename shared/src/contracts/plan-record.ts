@@ -2,27 +2,39 @@
 // with its weight, estimate and work bound. A worker counts only units found in such a record,
 // and a sum adds only the full unit set of one, so a job nobody planned never becomes a result.
 import { createHash } from 'node:crypto';
-import { InvalidInputError } from '../kernel/errors.js';
-import { type Algorithm, ALGORITHMS } from '../kernel/algorithms.js';
-import type { Role } from './roles.js';
+import * as v from 'valibot';
+import { ALGORITHMS } from '../kernel/algorithms.js';
+import { parseJson, record } from './schema.js';
 
-/** One planned unit, as a worker checks a unit job against it. */
-export interface PlannedUnitRecord {
-  readonly weight: 1 | 2 | 4;
-  /** The kernel's estimate (single-core seconds, before calibration). */
-  readonly modelSeconds: number;
-  /** Past this many seconds the unit is failed with its reason instead of running on. */
-  readonly boundSeconds: number;
-}
+const seconds = v.pipe(v.number(), v.finite(), v.minValue(0));
+
+/**
+ * One planned unit, as a worker checks a unit job against it: stored as the tuple
+ * [weight, model seconds (the kernel's, before calibration), bound seconds (past them the
+ * unit is failed with its reason instead of running on)] since a plan may hold 100,000 units.
+ */
+export const PlannedUnitSchema = v.message(
+  v.pipe(
+    v.tuple([v.picklist([1, 2, 4]), seconds, seconds]),
+    v.transform(([weight, modelSeconds, boundSeconds]) => ({ weight, modelSeconds, boundSeconds })),
+    v.readonly(),
+  ),
+  '[weight 1|2|4, model seconds, bound seconds]',
+);
+export type PlannedUnitRecord = v.InferOutput<typeof PlannedUnitSchema>;
+
+const count = (min: number) =>
+  v.message(v.pipe(v.number(), v.integer(), v.minValue(min)), `an integer ≥ ${min}`);
 
 /** The header of a plan: which count of which (n, D), by which algorithm, in how many units. */
-export interface PlanHeader {
-  readonly n: number;
-  readonly depth: number;
-  readonly role: Role;
-  readonly algorithm: Algorithm;
-  readonly units: number;
-}
+export const PlanHeaderSchema = record({
+  n: count(1),
+  depth: count(0),
+  role: v.picklist(['primary', 'check'], '"primary" or "check"'),
+  algorithm: v.picklist(ALGORITHMS, `one of ${ALGORITHMS.join(', ')}`),
+  units: count(1),
+});
+export type PlanHeader = v.InferOutput<typeof PlanHeaderSchema>;
 
 /**
  * A unit may run this many times its calibrated estimate, and at least MIN_BOUND_SECONDS,
@@ -63,41 +75,9 @@ function round(seconds: number): number {
 }
 
 export function parsePlannedUnit(json: string): PlannedUnitRecord {
-  const value: unknown = JSON.parse(json);
-  if (
-    !Array.isArray(value) ||
-    value.length !== 3 ||
-    ![1, 2, 4].includes(value[0] as number) ||
-    !isSeconds(value[1]) ||
-    !isSeconds(value[2])
-  ) {
-    throw new InvalidInputError('plan unit', json, '[weight 1|2|4, model seconds, bound seconds]');
-  }
-  return { weight: value[0] as 1 | 2 | 4, modelSeconds: value[1], boundSeconds: value[2] };
+  return parseJson(PlannedUnitSchema, json, 'plan unit');
 }
 
 export function parsePlanHeader(json: string): PlanHeader {
-  const f = JSON.parse(json) as Record<string, unknown>;
-  if (
-    typeof f !== 'object' ||
-    f === null ||
-    !Number.isInteger(f.n) ||
-    !Number.isInteger(f.depth) ||
-    (f.role !== 'primary' && f.role !== 'check') ||
-    !(ALGORITHMS as readonly unknown[]).includes(f.algorithm) ||
-    !Number.isInteger(f.units)
-  ) {
-    throw new InvalidInputError('plan header', json, '{n, depth, role, algorithm, units}');
-  }
-  return {
-    n: f.n as number,
-    depth: f.depth as number,
-    role: f.role,
-    algorithm: f.algorithm as Algorithm,
-    units: f.units as number,
-  };
-}
-
-function isSeconds(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+  return parseJson(PlanHeaderSchema, json, 'plan header');
 }
