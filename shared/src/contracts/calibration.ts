@@ -1,6 +1,7 @@
 // The cost model's calibration: per algorithm, the measured seconds of finished units against
 // the kernel's estimates for them. The planner multiplies estimates by the ratio, so splitting,
 // the algorithm choice and the queue priorities follow what units really cost on these workers.
+import * as v from 'valibot';
 import { type Algorithm, ALGORITHMS } from '../kernel/algorithms.js';
 
 export interface AlgorithmCalibration {
@@ -27,25 +28,36 @@ export const CALIBRATION_RATIO_BOUNDS = [0.1, 10] as const;
 const MAX_SECONDS_PER_UNIT = 86_400;
 
 /**
- * The algorithms whose stored sums cannot come from real units (not finite, negative, or
- * averaging more than a day per unit). The store deletes them instead of planning with them.
+ * One algorithm's stored sums (`<algorithm>:units|model|actual`, absent fields 0) as real units
+ * can write them: finite, not negative, averaging at most a day per unit.
+ */
+export const CalibrationSumsSchema = v.pipe(
+  v.object({
+    units: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    model: v.pipe(v.number(), v.finite(), v.minValue(0)),
+    actual: v.pipe(v.number(), v.finite(), v.minValue(0)),
+  }),
+  v.check(
+    ({ units, model, actual }) =>
+      model <= units * MAX_SECONDS_PER_UNIT && actual <= units * MAX_SECONDS_PER_UNIT,
+  ),
+);
+
+function storedSums(fields: Readonly<Record<string, string>>, algorithm: Algorithm) {
+  const sum = (k: string) => Number(fields[`${algorithm}:${k}`] ?? 0);
+  return { units: sum('units'), model: sum('model'), actual: sum('actual') };
+}
+
+/**
+ * The algorithms whose stored sums cannot come from real units. The store deletes them instead
+ * of planning with them.
  */
 export function corruptCalibration(fields: Readonly<Record<string, string>>): Algorithm[] {
-  return ALGORITHMS.filter((algorithm) => {
-    const raw = ['units', 'model', 'actual'].map((k) => fields[`${algorithm}:${k}`]);
-    if (raw.every((v) => v === undefined)) return false;
-    const [units, model, actual] = raw.map((v) => Number(v ?? 0)) as [number, number, number];
-    return !(
-      Number.isInteger(units) &&
-      units >= 0 &&
-      Number.isFinite(model) &&
-      Number.isFinite(actual) &&
-      model >= 0 &&
-      actual >= 0 &&
-      model <= units * MAX_SECONDS_PER_UNIT &&
-      actual <= units * MAX_SECONDS_PER_UNIT
-    );
-  });
+  return ALGORITHMS.filter(
+    (algorithm) =>
+      ['units', 'model', 'actual'].some((k) => fields[`${algorithm}:${k}`] !== undefined) &&
+      !v.is(CalibrationSumsSchema, storedSums(fields, algorithm)),
+  );
 }
 
 /** Builds the calibration from the stored sums (hash fields `<algorithm>:units|model|actual`). */
@@ -54,9 +66,7 @@ export function calibrationFromFields(fields: Readonly<Record<string, string>>):
   const corrupt = corruptCalibration(fields);
   for (const algorithm of ALGORITHMS) {
     if (corrupt.includes(algorithm)) continue;
-    const units = Number(fields[`${algorithm}:units`] ?? 0);
-    const modelSeconds = Number(fields[`${algorithm}:model`] ?? 0);
-    const actualSeconds = Number(fields[`${algorithm}:actual`] ?? 0);
+    const { units, model: modelSeconds, actual: actualSeconds } = storedSums(fields, algorithm);
     if (!(units > 0 && modelSeconds > 0 && actualSeconds >= 0)) continue;
     const [low, high] = CALIBRATION_RATIO_BOUNDS;
     const ratio =

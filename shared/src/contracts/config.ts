@@ -1,8 +1,10 @@
 // Configuration from the environment (and flags layered on top), compiled once at start with
 // defaults and errors that name the variable. Nothing else reads process.env.
 import { availableParallelism } from 'node:os';
+import * as v from 'valibot';
 import { InvalidInputError } from '../kernel/errors.js';
 import { defaultSlotMemory, defaultWorkerMemory } from './worker-memory.js';
+import { parseInput, refine } from './schema.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -88,55 +90,62 @@ export type ConfigOverrides = Partial<Omit<WqConfig, 'redis' | 'redisUrl'>> & {
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
+/** Which override replaces which variable: an overridden variable is not even read. */
+const OVERRIDDEN_BY: Readonly<Record<(typeof CONFIG_ENV)[number], keyof ConfigOverrides>> = {
+  REDIS_URL: 'redisUrl',
+  WQ_PREFIX: 'prefix',
+  WQ_CONCURRENCY: 'concurrency',
+  LOG_LEVEL: 'logLevel',
+  WQ_TARGET_SECONDS: 'targetSeconds',
+  WQ_ATTEMPTS: 'attempts',
+  WQ_SHUTDOWN_GRACE_MS: 'shutdownGraceMs',
+  WQ_LOCK_MS: 'lockMs',
+  WQ_STALLED_INTERVAL_MS: 'stalledIntervalMs',
+  WQ_MAX_STALLED: 'maxStalled',
+  WQ_TEST_FAIL_JOBS: 'testFailJobs',
+  WQ_MAX_UNIT_BYTES: 'maxUnitBytes',
+  WQ_WORKER_MEMORY: 'workerMemoryBytes',
+  WQ_REDIS_WAIT_LOG_MS: 'redisWaitLogMs',
+};
+
 /** Compiles the configuration; throws InvalidInputError naming the variable that is wrong. */
 export function compileConfig(
   env: Readonly<Record<string, string | undefined>> = process.env,
   overrides: ConfigOverrides = {},
 ): WqConfig {
-  const url = overrides.redisUrl ?? nonEmpty(env.REDIS_URL) ?? DEFAULT_REDIS_URL;
-  const redis = parseRedisUrl(url);
-  const lockMs =
-    overrides.lockMs ?? integerInRange('WQ_LOCK_MS', env.WQ_LOCK_MS, DEFAULT_LOCK_MS, LOCK_RANGE);
-  const concurrency =
-    overrides.concurrency ??
-    positiveInteger('WQ_CONCURRENCY', env.WQ_CONCURRENCY, availableParallelism(), 1024);
+  // Blank is unset; what an override replaces is not read at all (a flag beats a bad variable).
+  const input: Record<string, string> = {};
+  for (const name of CONFIG_ENV) {
+    const value = nonEmpty(env[name]);
+    if (value !== undefined && overrides[OVERRIDDEN_BY[name]] === undefined) input[name] = value;
+  }
+  const vars = parseInput(ConfigEnvSchema, input, { name: '', qualify: false });
+  const url = overrides.redisUrl ?? vars.REDIS_URL ?? DEFAULT_REDIS_URL;
+  const lockMs = overrides.lockMs ?? vars.WQ_LOCK_MS ?? DEFAULT_LOCK_MS;
+  const concurrency = overrides.concurrency ?? vars.WQ_CONCURRENCY ?? availableParallelism();
   return {
     redisUrl: redactUrl(url),
-    redis,
-    prefix: overrides.prefix ?? parsePrefix(nonEmpty(env.WQ_PREFIX) ?? 'wq'),
+    redis: parseRedisUrl(url),
+    prefix: overrides.prefix ?? vars.WQ_PREFIX ?? 'wq',
     concurrency,
-    logLevel: overrides.logLevel ?? parseLogLevel(nonEmpty(env.LOG_LEVEL) ?? 'info'),
-    targetSeconds:
-      overrides.targetSeconds ?? parseTargetSeconds('WQ_TARGET_SECONDS', env.WQ_TARGET_SECONDS),
-    attempts: overrides.attempts ?? positiveInteger('WQ_ATTEMPTS', env.WQ_ATTEMPTS, 3, 100),
-    shutdownGraceMs:
-      overrides.shutdownGraceMs ??
-      integerInRange('WQ_SHUTDOWN_GRACE_MS', env.WQ_SHUTDOWN_GRACE_MS, 10_000, GRACE_RANGE),
+    logLevel: overrides.logLevel ?? vars.LOG_LEVEL ?? 'info',
+    targetSeconds: overrides.targetSeconds ?? vars.WQ_TARGET_SECONDS ?? 30,
+    attempts: overrides.attempts ?? vars.WQ_ATTEMPTS ?? 3,
+    shutdownGraceMs: overrides.shutdownGraceMs ?? vars.WQ_SHUTDOWN_GRACE_MS ?? 10_000,
     lockMs,
     // Derived from the lock so that lock + interval, the longest a dead worker's unit waits
     // before it runs again, is 30 s by default (BullMQ's 30 s + 30 s made it up to a minute).
     stalledIntervalMs:
       overrides.stalledIntervalMs ??
-      integerInRange(
-        'WQ_STALLED_INTERVAL_MS',
-        env.WQ_STALLED_INTERVAL_MS,
-        Math.max(STALLED_RANGE.min, Math.round(lockMs / 4)),
-        STALLED_RANGE,
-      ),
-    maxStalled:
-      overrides.maxStalled ?? positiveInteger('WQ_MAX_STALLED', env.WQ_MAX_STALLED, 2, 1000),
-    testFailJobs:
-      overrides.testFailJobs ?? parseJobIdList('WQ_TEST_FAIL_JOBS', env.WQ_TEST_FAIL_JOBS),
+      vars.WQ_STALLED_INTERVAL_MS ??
+      Math.max(STALLED_RANGE.min, Math.round(lockMs / 4)),
+    maxStalled: overrides.maxStalled ?? vars.WQ_MAX_STALLED ?? 2,
+    testFailJobs: overrides.testFailJobs ?? vars.WQ_TEST_FAIL_JOBS ?? [],
     // One slot's share of this machine by default, so the planner's choice follows the machine.
-    maxUnitBytes:
-      overrides.maxUnitBytes ??
-      parseByteSize('WQ_MAX_UNIT_BYTES', env.WQ_MAX_UNIT_BYTES, defaultSlotMemory()),
+    maxUnitBytes: overrides.maxUnitBytes ?? vars.WQ_MAX_UNIT_BYTES ?? defaultSlotMemory(),
     workerMemoryBytes:
-      overrides.workerMemoryBytes ??
-      parseByteSize('WQ_WORKER_MEMORY', env.WQ_WORKER_MEMORY, defaultWorkerMemory(concurrency)),
-    redisWaitLogMs:
-      overrides.redisWaitLogMs ??
-      integerInRange('WQ_REDIS_WAIT_LOG_MS', env.WQ_REDIS_WAIT_LOG_MS, 30_000, WAIT_LOG_RANGE),
+      overrides.workerMemoryBytes ?? vars.WQ_WORKER_MEMORY ?? defaultWorkerMemory(concurrency),
+    redisWaitLogMs: overrides.redisWaitLogMs ?? vars.WQ_REDIS_WAIT_LOG_MS ?? 30_000,
   };
 }
 
@@ -156,53 +165,57 @@ const WAIT_LOG_RANGE: Range = { min: 100, max: HOUR_MS };
 /** No unit should be planned for more than a day of one core. */
 export const MAX_TARGET_SECONDS = 86_400;
 
-/** An integer of milliseconds in `range`, or InvalidInputError naming the field and the range. */
-function integerInRange(
-  field: string,
-  text: string | undefined,
-  fallback: number,
-  range: Range,
-): number {
-  const value = nonEmpty(text);
-  if (value === undefined) return fallback;
-  const number = /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(number) || number < range.min || number > range.max) {
-    throw new InvalidInputError(
-      field,
-      value,
-      `an integer of milliseconds from ${range.min} to ${range.max}`,
-    );
-  }
-  return number;
+/** An integer of milliseconds in `range`, from its decimal text. */
+function milliseconds(range: Range) {
+  return v.message(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/),
+      v.transform(Number),
+      v.safeInteger(),
+      v.minValue(range.min),
+      v.maxValue(range.max),
+    ),
+    `an integer of milliseconds from ${range.min} to ${range.max}`,
+  );
+}
+
+/** An integer from 1 to `max`, from its decimal text. */
+function positiveIntegerText(max: number) {
+  return v.message(
+    v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1), v.maxValue(max)),
+    `an integer from 1 to ${max}`,
+  );
 }
 
 /** Single-core seconds per unit for the planner: a number > 0 and at most a day. */
-export function parseTargetSeconds(field: string, text: string | undefined, fallback = 30): number {
-  const value = nonEmpty(text);
-  if (value === undefined) return fallback;
-  const number = /^\s*(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/.test(value) ? Number(value) : NaN;
-  if (!Number.isFinite(number) || number <= 0 || number > MAX_TARGET_SECONDS) {
-    throw new InvalidInputError(
-      field,
-      value,
-      `a number of seconds > 0 and ≤ ${MAX_TARGET_SECONDS} (a day)`,
-    );
-  }
-  return number;
-}
+const TargetSecondsSchema = v.message(
+  v.pipe(
+    v.string(),
+    v.regex(/^\s*(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/),
+    v.transform(Number),
+    v.finite(),
+    v.gtValue(0),
+    v.maxValue(MAX_TARGET_SECONDS),
+  ),
+  `a number of seconds > 0 and ≤ ${MAX_TARGET_SECONDS} (a day)`,
+);
+
+const JOB_ID = /^n\d+-d\d+(-u\d+)?$/;
 
 /** Comma-separated job ids as the planner names them: `n12-d9` or `n12-d9-u2`. */
-export function parseJobIdList(field: string, text: string | undefined): readonly string[] {
-  const value = nonEmpty(text);
-  if (value === undefined) return [];
-  const ids = value.split(',').map((id) => id.trim());
-  for (const id of ids) {
-    if (!/^n\d+-d\d+(-u\d+)?$/.test(id)) {
-      throw new InvalidInputError(field, id, 'count job ids such as "n12-d9" or "n12-d9-u2"');
+const JobIdListSchema = v.pipe(
+  v.string(),
+  refine((text: string): readonly string[] => {
+    const ids = text.split(',').map((id) => id.trim());
+    // The error echoes the one id that is wrong, not the whole list.
+    const bad = ids.find((id) => !JOB_ID.test(id));
+    if (bad !== undefined) {
+      throw new InvalidInputError('', bad, 'count job ids such as "n12-d9" or "n12-d9-u2"');
     }
-  }
-  return ids;
-}
+    return ids;
+  }),
+);
 
 const BYTE_UNITS: Readonly<Record<string, number>> = {
   '': 1,
@@ -216,20 +229,96 @@ const BYTE_UNITS: Readonly<Record<string, number>> = {
 const MAX_UNIT_BYTES = 1024 ** 4;
 
 /** Bytes as an integer, or with a binary suffix: `1073741824`, `512M`, `4GiB`, `1.5g`. */
-export function parseByteSize(field: string, text: string | undefined, fallback: number): number {
+const ByteSizeSchema = v.message(
+  v.pipe(
+    v.string(),
+    v.regex(/^(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?$/i),
+    v.transform((text) => {
+      const [, number, unit] = /^(\d+(?:\.\d+)?)\s*([kmgt]?)/i.exec(text) ?? [];
+      return Math.floor(Number(number) * (BYTE_UNITS[unit?.toLowerCase() ?? ''] ?? NaN));
+    }),
+    v.safeInteger(),
+    v.minValue(1),
+    v.maxValue(MAX_UNIT_BYTES),
+  ),
+  'a number of bytes from 1 to 1T, optionally with K, M, G or T (binary: 1G = 1024³), e.g. 512M',
+);
+
+/** Letters, digits, '_', '-', '.', and at most one `{hash tag}`; no ':' (BullMQ's separator). */
+const PrefixSchema = v.message(
+  v.pipe(
+    v.string(),
+    v.nonEmpty(),
+    v.regex(/^[A-Za-z0-9_.-]*(\{[A-Za-z0-9_.-]+\})?[A-Za-z0-9_.-]*$/),
+  ),
+  'letters, digits, "_", "-", "." and at most one hash tag such as "{wq}"',
+);
+
+const LogLevelSchema = v.picklist(LOG_LEVELS, `one of ${LOG_LEVELS.join(', ')}`);
+
+/**
+ * The environment as the pipeline reads it (blank variables removed first): each variable
+ * parsed from its text. Defaults are applied by compileConfig, since some follow from others.
+ */
+export const ConfigEnvSchema = v.object({
+  /** Taken apart by parseRedisUrl (host, port, database, TLS), which names the part that is wrong. */
+  REDIS_URL: v.optional(v.string()),
+  WQ_PREFIX: v.optional(PrefixSchema),
+  WQ_CONCURRENCY: v.optional(positiveIntegerText(1024)),
+  LOG_LEVEL: v.optional(LogLevelSchema),
+  WQ_TARGET_SECONDS: v.optional(TargetSecondsSchema),
+  WQ_ATTEMPTS: v.optional(positiveIntegerText(100)),
+  WQ_SHUTDOWN_GRACE_MS: v.optional(milliseconds(GRACE_RANGE)),
+  WQ_LOCK_MS: v.optional(milliseconds(LOCK_RANGE)),
+  WQ_STALLED_INTERVAL_MS: v.optional(milliseconds(STALLED_RANGE)),
+  WQ_MAX_STALLED: v.optional(positiveIntegerText(1000)),
+  WQ_TEST_FAIL_JOBS: v.optional(JobIdListSchema),
+  WQ_MAX_UNIT_BYTES: v.optional(ByteSizeSchema),
+  WQ_WORKER_MEMORY: v.optional(ByteSizeSchema),
+  WQ_REDIS_WAIT_LOG_MS: v.optional(milliseconds(WAIT_LOG_RANGE)),
+});
+export type ConfigEnv = v.InferOutput<typeof ConfigEnvSchema>;
+
+/** One variable or flag: its value, or undefined when it is blank or unset. */
+function valueOf<S extends v.GenericSchema<string, unknown>>(
+  schema: S,
+  field: string,
+  text: string | undefined,
+): v.InferOutput<S> | undefined {
   const value = nonEmpty(text);
-  if (value === undefined) return fallback;
-  const match = /^(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?$/i.exec(value);
-  const scale = BYTE_UNITS[match?.[2]?.toLowerCase() ?? ''];
-  const bytes = match && scale !== undefined ? Math.floor(Number(match[1]) * scale) : NaN;
-  if (!Number.isSafeInteger(bytes) || bytes < 1 || bytes > MAX_UNIT_BYTES) {
-    throw new InvalidInputError(
-      field,
-      value,
-      'a number of bytes from 1 to 1T, optionally with K, M, G or T (binary: 1G = 1024³), e.g. 512M',
-    );
-  }
-  return bytes;
+  return value === undefined ? undefined : parseInput(schema, value, { name: field });
+}
+
+/** Single-core seconds per unit for the planner: a number > 0 and at most a day. */
+export function parseTargetSeconds(field: string, text: string | undefined, fallback = 30): number {
+  return valueOf(TargetSecondsSchema, field, text) ?? fallback;
+}
+
+/** Comma-separated job ids as the planner names them: `n12-d9` or `n12-d9-u2`. */
+export function parseJobIdList(field: string, text: string | undefined): readonly string[] {
+  return valueOf(JobIdListSchema, field, text) ?? [];
+}
+
+/** Bytes as an integer, or with a binary suffix: `1073741824`, `512M`, `4GiB`, `1.5g`. */
+export function parseByteSize(field: string, text: string | undefined, fallback: number): number {
+  return valueOf(ByteSizeSchema, field, text) ?? fallback;
+}
+
+export function positiveInteger(
+  field: string,
+  text: string | undefined,
+  fallback: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
+  return valueOf(positiveIntegerText(max), field, text) ?? fallback;
+}
+
+export function parsePrefix(prefix: string, field = 'WQ_PREFIX'): string {
+  return parseInput(PrefixSchema, prefix, { name: field });
+}
+
+export function parseLogLevel(level: string, field = 'LOG_LEVEL'): LogLevel {
+  return parseInput(LogLevelSchema, level, { name: field });
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -270,36 +359,4 @@ export function parseRedisUrl(url: string, field = 'REDIS_URL'): RedisSettings {
 /** The URL with its password replaced, for logs and error messages. */
 export function redactUrl(url: string): string {
   return url.replace(/^(rediss?:\/\/[^:@/]*:)[^@/]*@/, '$1***@');
-}
-
-/** Letters, digits, '_', '-', '.', and at most one `{hash tag}`; no ':' (BullMQ's separator). */
-export function parsePrefix(prefix: string, field = 'WQ_PREFIX'): string {
-  if (!/^[A-Za-z0-9_.-]*(\{[A-Za-z0-9_.-]+\})?[A-Za-z0-9_.-]*$/.test(prefix) || prefix === '') {
-    throw new InvalidInputError(
-      field,
-      prefix,
-      'letters, digits, "_", "-", "." and at most one hash tag such as "{wq}"',
-    );
-  }
-  return prefix;
-}
-
-export function parseLogLevel(level: string, field = 'LOG_LEVEL'): LogLevel {
-  if ((LOG_LEVELS as readonly string[]).includes(level)) return level as LogLevel;
-  throw new InvalidInputError(field, level, `one of ${LOG_LEVELS.join(', ')}`);
-}
-
-export function positiveInteger(
-  field: string,
-  text: string | undefined,
-  fallback: number,
-  max = Number.MAX_SAFE_INTEGER,
-): number {
-  const value = nonEmpty(text);
-  if (value === undefined) return fallback;
-  const number = Number(value);
-  if (!/^\d+$/.test(value) || number < 1 || number > max) {
-    throw new InvalidInputError(field, value, `an integer from 1 to ${max}`);
-  }
-  return number;
 }

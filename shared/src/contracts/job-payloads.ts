@@ -110,7 +110,8 @@ function legalUnit(job: UnitJobFields): UnitJobFields {
   }
   if (job.middle !== undefined && middle.length === 0) {
     // No middle rows and an empty list are one unit: keep one spelling of it.
-    const { middle: _none, ...rest } = job;
+    const rest = { ...job };
+    delete rest.middle;
     return rest;
   }
   return job;
@@ -154,7 +155,8 @@ export const SumJobSchema = v.pipe(
     assertBoard(job.n, 0);
     // `verify: false` and no `verify` are the same sum: keep one spelling of it.
     if (job.verify === false) {
-      const { verify: _off, ...rest } = job;
+      const rest = { ...job };
+      delete rest.verify;
       return rest;
     }
     return job;
