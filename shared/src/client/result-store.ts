@@ -3,13 +3,17 @@
 import type { Redis } from 'ioredis';
 import {
   type CompletionRecord,
+  CompletionRecordSchema,
   type DepthResult,
+  DepthResultSchema,
   isDecimal,
   type Mismatch,
-  parseDepthResult,
-  parseUnitResult,
+  MismatchSchema,
   type UnitResult,
+  UnitResultSchema,
 } from '../contracts/job-results.js';
+import { type Disagreement, DisagreementSchema } from '../contracts/disagreement.js';
+import { parseJson } from '../contracts/schema.js';
 import { type StoreKeys, storeKeys } from '../contracts/store-keys.js';
 import {
   encodePlannedUnit,
@@ -28,6 +32,7 @@ import {
 } from '../contracts/calibration.js';
 
 export type { Role } from '../contracts/roles.js';
+export type { Disagreement } from '../contracts/disagreement.js';
 
 /**
  * KEYS: units hash, calibration hash, disagreements hash. ARGV: unit key, result JSON,
@@ -56,21 +61,6 @@ return 1`;
 
 /** How a unit's result met the store. */
 export type PutUnitOutcome = 'stored' | 'duplicate' | 'conflict';
-
-/** A unit counted twice with two different values: both kept, neither trusted. */
-export interface Disagreement {
-  readonly n: number;
-  readonly depth: number;
-  readonly role: Role;
-  readonly unit: string;
-  /** The value the store held (still there). */
-  readonly stored: string;
-  readonly storedWorker: string;
-  /** The new count, kept aside. */
-  readonly counted: string;
-  readonly countedWorker: string;
-  readonly at: string;
-}
 
 /** Largest model seconds one unit may add to the calibration sums (a day on one core). */
 const MAX_CALIBRATING_SECONDS = 86_400;
@@ -152,7 +142,7 @@ export class ResultStore {
   async disagreements(): Promise<Disagreement[]> {
     const raw = await this.redis.hvals(this.keys.disagreements);
     return raw
-      .map((json) => JSON.parse(json) as Disagreement)
+      .map((json) => parseJson(DisagreementSchema, json, 'disagreement'))
       .sort((a, b) => a.at.localeCompare(b.at));
   }
 
@@ -275,7 +265,7 @@ export class ResultStore {
 
   async mismatch(n: number): Promise<Mismatch | undefined> {
     const json = await this.redis.hget(this.keys.mismatches, String(n));
-    return json === null ? undefined : (JSON.parse(json) as Mismatch);
+    return json === null ? undefined : parseJson(MismatchSchema, json, `mismatch of n = ${n}`);
   }
 
   /** S(n) and its record in one transaction, so a reader never sees one without the other. */
@@ -308,7 +298,7 @@ export class ResultStore {
     );
     const found = new Map<number, DepthResult>();
     for (const [field, json] of Object.entries(raw)) {
-      const result = parseDepthResult(JSON.parse(json));
+      const result = parseJson(DepthResultSchema, json, 'depth result');
       if (result.n === n && String(result.depth) === field) found.set(result.depth, result);
     }
     return found;
@@ -320,7 +310,7 @@ export class ResultStore {
     );
     const found = new Map<string, UnitResult>();
     for (const [field, json] of Object.entries(raw)) {
-      const result = parseUnitResult(JSON.parse(json));
+      const result = parseJson(UnitResultSchema, json, 'unit result');
       if (result.n === n && result.depth === depth && result.unit === field) {
         found.set(field, result);
       }
@@ -369,7 +359,7 @@ export class ResultStore {
       unit,
     );
     if (json === null) return undefined;
-    const result = parseUnitResult(JSON.parse(json));
+    const result = parseJson(UnitResultSchema, json, 'unit result');
     return result.n === n && result.depth === depth && result.unit === unit ? result : undefined;
   }
 
@@ -381,7 +371,9 @@ export class ResultStore {
 
   async record(n: number): Promise<CompletionRecord | undefined> {
     const json = await this.redis.hget(this.keys.records, String(n));
-    return json === null ? undefined : (JSON.parse(json) as CompletionRecord);
+    return json === null
+      ? undefined
+      : parseJson(CompletionRecordSchema, json, `record of n = ${n}`);
   }
 }
 

@@ -2,41 +2,16 @@
 import type { Redis } from 'ioredis';
 import { InvalidInputError } from '../kernel/errors.js';
 import { SWEEP_ID } from '../contracts/job-payloads.js';
+import { parseJson } from '../contracts/schema.js';
+import {
+  type SweepRecord,
+  SweepRecordSchema,
+  type WorkerInfo,
+  WorkerInfoSchema,
+} from '../contracts/sweep-record.js';
 import { type StoreKeys, storeKeys } from '../contracts/store-keys.js';
 
-export interface SweepRecord {
-  readonly id: string;
-  readonly ns: readonly number[];
-  readonly createdAt: string;
-  readonly targetSeconds: number;
-  /** Units planned per n (work already in the result store included). */
-  readonly units: Readonly<Record<string, number>>;
-  /** Expected single-core seconds per n (the calibrated plan, stored work included). */
-  readonly estimates?: Readonly<Record<string, number>>;
-  readonly cancelledAt?: string;
-  /** Every (n, D) counted twice by different algorithms (`wq sweep --verify`). */
-  readonly verify?: boolean;
-}
-
-export interface WorkerInfo {
-  readonly id: string;
-  readonly host: string;
-  readonly pid: number;
-  readonly concurrency: number;
-  /** Memory this worker may use in all (WQ_WORKER_MEMORY, or derived from its machine). */
-  readonly memoryBytes?: number;
-  /** The weak-queens version it runs. */
-  readonly version?: string;
-  readonly startedAt: string;
-  /** Job ids being processed at the last heartbeat. */
-  readonly active: readonly string[];
-  /** Count units finished (completed or failed) since the worker started. */
-  readonly jobsDone?: number;
-  /** Milliseconds spent on count units since start, summed over its slots (running ones too). */
-  readonly busyMs?: number;
-  /** When this heartbeat was sent; with startedAt and concurrency it gives the busy share. */
-  readonly heartbeatAt?: string;
-}
+export type { SweepRecord, WorkerInfo } from '../contracts/sweep-record.js';
 
 /** A worker is live when its last heartbeat is younger than this. */
 export const WORKER_TTL_MS = 15_000;
@@ -70,14 +45,16 @@ export class SweepRegistry {
         known.length ? `a sweep id such as ${known.join(', ')}` : 'a sweep id (none exist yet)',
       );
     }
-    return JSON.parse(json) as SweepRecord;
+    return parseJson(SweepRecordSchema, json, `sweep ${id}`);
   }
 
   async list(): Promise<SweepRecord[]> {
     const ids = await this.redis.zrange(this.keys.sweeps, 0, -1);
     if (ids.length === 0) return [];
     const values = await this.redis.mget(...ids.map((id) => this.keys.sweep(id)));
-    return values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as SweepRecord);
+    return values
+      .filter((v): v is string => v !== null)
+      .map((v) => parseJson(SweepRecordSchema, v, 'sweep'));
   }
 
   async heartbeat(info: WorkerInfo): Promise<void> {
@@ -106,6 +83,8 @@ export class SweepRegistry {
     const ids = await this.redis.zrange(this.keys.workers, 0, -1);
     if (ids.length === 0) return [];
     const values = await this.redis.hmget(this.keys.workerInfo, ...ids);
-    return values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as WorkerInfo);
+    return values
+      .filter((v): v is string => v !== null)
+      .map((v) => parseJson(WorkerInfoSchema, v, 'worker heartbeat'));
   }
 }

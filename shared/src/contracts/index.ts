@@ -23,6 +23,9 @@ export {
   type DepthJobData,
   type SumJobData,
   SWEEP_ID,
+  UnitJobSchema,
+  DepthJobSchema,
+  SumJobSchema,
   parseUnitJobData,
   parseDepthJobData,
   parseSumJobData,
@@ -35,6 +38,13 @@ export {
   type DepthMismatch,
   type SumResult,
   type CompletionRecord,
+  UnitResultSchema,
+  DepthResultSchema,
+  VerifiedResultSchema,
+  MismatchSchema,
+  DepthMismatchSchema,
+  SumResultSchema,
+  CompletionRecordSchema,
   isDecimal,
   parseUnitResult,
   parseDepthResult,
@@ -46,6 +56,8 @@ export { type StoreKeys, storeKeys } from './store-keys.js';
 export {
   type PlannedUnitRecord,
   type PlanHeader,
+  PlannedUnitSchema,
+  PlanHeaderSchema,
   BOUND_FACTOR,
   MIN_BOUND_SECONDS,
   boundSeconds,
@@ -59,6 +71,8 @@ export {
   type RedisSettings,
   type WqConfig,
   type ConfigOverrides,
+  type ConfigEnv,
+  ConfigEnvSchema,
   DEFAULT_REDIS_URL,
   compileConfig,
   parseJobIdList,
@@ -78,12 +92,28 @@ export {
   CALIBRATION_MIN_MODEL_SECONDS,
   CALIBRATION_MIN_ACTUAL_SECONDS,
   CALIBRATION_RATIO_BOUNDS,
+  CalibrationSumsSchema,
   calibrationFromFields,
   calibrationRatio,
 } from './calibration.js';
 export { CLASSIC_QUEENS, type KnownValue, knownValue } from './references.js';
 export { MACHINE_MEMORY_SHARE, defaultSlotMemory, defaultWorkerMemory } from './worker-memory.js';
 export { parseNSpec } from './n-spec.js';
+export {
+  type SweepRecord,
+  SweepRecordSchema,
+  type WorkerInfo,
+  WorkerInfoSchema,
+} from './sweep-record.js';
+export { type Disagreement, DisagreementSchema } from './disagreement.js';
+export {
+  type InputName,
+  type RecordOptions,
+  parseInput,
+  parseJson,
+  record,
+  refine,
+} from './schema.js';
 export {
   WeakQueensError,
   InvalidInputError,

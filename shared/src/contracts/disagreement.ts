@@ -1,0 +1,19 @@
+// A unit counted twice with two different values: both kept, neither trusted. The result store
+// keeps it aside and reads it back through this schema.
+import * as v from 'valibot';
+import { record } from './schema.js';
+
+export const DisagreementSchema = record({
+  n: v.message(v.pipe(v.number(), v.integer(), v.minValue(1)), 'n ≥ 1'),
+  depth: v.message(v.pipe(v.number(), v.integer(), v.minValue(0)), 'D ≥ 0'),
+  role: v.picklist(['primary', 'check'], '"primary" or "check"'),
+  unit: v.string('a unit key'),
+  /** The value the store held (still there); '' when it was unreadable. */
+  stored: v.string('a decimal string or ""'),
+  storedWorker: v.string('a worker id or ""'),
+  /** The new count, kept aside. */
+  counted: v.string('a decimal string'),
+  countedWorker: v.string('a worker id'),
+  at: v.string('an ISO time'),
+});
+export type Disagreement = v.InferOutput<typeof DisagreementSchema>;

@@ -1,0 +1,50 @@
+// What the sweep registry keeps per sweep (what a user submitted) and per live worker (its
+// heartbeat); both are read back from Redis through these schemas.
+import * as v from 'valibot';
+import { SWEEP_ID } from './job-payloads.js';
+import { record } from './schema.js';
+
+const count = v.message(v.pipe(v.number(), v.safeInteger(), v.minValue(0)), 'an integer ≥ 0');
+const perSize = (value: v.GenericSchema<unknown, number>, allowed: string) =>
+  v.message(v.pipe(v.record(v.string(), value), v.readonly()), allowed);
+
+export const SweepRecordSchema = record({
+  id: v.message(v.pipe(v.string(), v.regex(SWEEP_ID)), 'a sweep id such as "s-lx3k2a"'),
+  ns: v.message(
+    v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(1))), v.readonly()),
+    'a list of sizes n ≥ 1',
+  ),
+  createdAt: v.string('an ISO time'),
+  targetSeconds: v.message(v.pipe(v.number(), v.gtValue(0)), 'a number of seconds > 0'),
+  /** Units planned per n (work already in the result store included). */
+  units: perSize(count, 'units per n, each an integer ≥ 0'),
+  /** Expected single-core seconds per n (the calibrated plan, stored work included). */
+  estimates: v.optional(
+    perSize(v.pipe(v.number(), v.minValue(0)), 'seconds per n, each a number ≥ 0'),
+  ),
+  cancelledAt: v.optional(v.string('an ISO time or absent')),
+  /** Every (n, D) counted twice by different algorithms (`wq sweep --verify`). */
+  verify: v.optional(v.boolean('true, false or absent')),
+});
+export type SweepRecord = v.InferOutput<typeof SweepRecordSchema>;
+
+export const WorkerInfoSchema = record({
+  id: v.string('a worker id'),
+  host: v.string('a host name'),
+  pid: count,
+  concurrency: count,
+  /** Memory this worker may use in all (WQ_WORKER_MEMORY, or derived from its machine). */
+  memoryBytes: v.optional(count),
+  /** The weak-queens version it runs. */
+  version: v.optional(v.string('a version or absent')),
+  startedAt: v.string('an ISO time'),
+  /** Job ids being processed at the last heartbeat. */
+  active: v.message(v.pipe(v.array(v.string()), v.readonly()), 'a list of job ids'),
+  /** Count units finished (completed or failed) since the worker started. */
+  jobsDone: v.optional(count),
+  /** Milliseconds spent on count units since start, summed over its slots (running ones too). */
+  busyMs: v.optional(v.message(v.pipe(v.number(), v.minValue(0)), 'a number ≥ 0')),
+  /** When this heartbeat was sent; with startedAt and concurrency it gives the busy share. */
+  heartbeatAt: v.optional(v.string('an ISO time or absent')),
+});
+export type WorkerInfo = v.InferOutput<typeof WorkerInfoSchema>;
