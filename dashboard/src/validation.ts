@@ -1,59 +1,65 @@
-// One parser per HTTP input (query strings, path parameters, JSON bodies). Each accepts exactly
-// the fields it names and throws InvalidInputError saying what is allowed.
-import { InvalidInputError, parseNSpec, SWEEP_ID } from '@weak-queens/shared/contracts';
+// One schema per HTTP input (query strings, path parameters, JSON bodies). Each accepts exactly
+// the fields it names; parseInput turns a failure into InvalidInputError saying what is allowed.
+import * as v from 'valibot';
+import { parseInput, parseNSpec, record, refine, SWEEP_ID } from '@weak-queens/shared/contracts';
 import { MAX_N } from '@weak-queens/shared/kernel';
 import { MAX_TIMELINE_UNITS } from './timeline.js';
 
-type Query = Record<string, unknown>;
+/** Query fields arrive as strings, or as a list when repeated (`?n=1&n=2`): one value only. */
+const single = v.string('a single value');
 
-/** Refuses fields outside `allowed` and repeated fields (`?n=1&n=2` arrives as an array). */
-function strict(input: Query, allowed: readonly string[], what: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(input)) {
-    if (!allowed.includes(key)) {
-      throw new InvalidInputError(
-        what,
-        key,
-        allowed.length ? `only ${allowed.join(', ')}` : 'no parameters',
-      );
-    }
-    if (typeof value !== 'string') throw new InvalidInputError(key, value, 'a single value');
-    out[key] = value;
-  }
-  return out;
+/** A decimal integer from `min` to `max`, given as query text. */
+function integerText(min: number, max: number) {
+  return v.message(
+    v.pipe(single, v.regex(/^\d{1,9}$/), v.transform(Number), v.minValue(min), v.maxValue(max)),
+    `an integer from ${min} to ${max}`,
+  );
 }
+
+/** A query string with exactly these parameters. */
+function query<const E extends v.ObjectEntries>(entries: E) {
+  const names = Object.keys(entries);
+  return record(entries, {
+    onlyKnown: names.length ? `only ${names.join(', ')}` : 'no parameters',
+  });
+}
+
+const name = { name: 'query parameter', qualify: false } as const;
+
+export const SweepIdSchema = v.message(
+  v.pipe(v.string(), v.regex(SWEEP_ID)),
+  'a sweep id: 1 to 64 letters, digits, "_" or "-"',
+);
 
 export function parseSweepId(text: unknown): string {
-  if (typeof text !== 'string' || !SWEEP_ID.test(text)) {
-    throw new InvalidInputError('id', text, 'a sweep id: 1 to 64 letters, digits, "_" or "-"');
-  }
-  return text;
+  return parseInput(SweepIdSchema, text, { name: 'id' });
 }
 
-export interface SweepListQuery {
-  readonly limit: number;
+export const SweepListQuerySchema = query({ limit: v.optional(integerText(1, 200), '20') });
+export type SweepListQuery = v.InferOutput<typeof SweepListQuerySchema>;
+
+export function parseSweepListQuery(input: unknown): SweepListQuery {
+  return parseInput(SweepListQuerySchema, input, name);
 }
 
-export function parseSweepListQuery(query: Query): SweepListQuery {
-  const fields = strict(query, ['limit'], 'query parameter');
-  if (fields.limit === undefined) return { limit: 20 };
-  return { limit: integer('limit', fields.limit, 1, 200) };
-}
-
-export interface TimelineQuery {
+export const TimelineQuerySchema = query({
   /** At most this many units in the answer (the first by start time). */
-  readonly limit: number;
+  limit: v.optional(integerText(1, MAX_TIMELINE_UNITS), String(MAX_TIMELINE_UNITS)),
+});
+export type TimelineQuery = v.InferOutput<typeof TimelineQuerySchema>;
+
+export function parseTimelineQuery(input: unknown): TimelineQuery {
+  return parseInput(TimelineQuerySchema, input, name);
 }
 
-export function parseTimelineQuery(query: Query): TimelineQuery {
-  const fields = strict(query, ['limit'], 'query parameter');
-  if (fields.limit === undefined) return { limit: MAX_TIMELINE_UNITS };
-  return { limit: integer('limit', fields.limit, 1, MAX_TIMELINE_UNITS) };
+export const EmptyQuerySchema = query({});
+
+export function parseEmptyQuery(input: unknown): void {
+  parseInput(EmptyQuerySchema, input, name);
 }
 
-export function parseEmptyQuery(query: Query): void {
-  strict(query, [], 'query parameter');
-}
+/** Board sizes as an n-spec ("4-12"), parsed by parseNSpec, which says what is allowed. */
+const nSpec = (field: string) => refine((spec: string) => parseNSpec(spec, field));
 
 export type ResultsFormat = 'json' | 'csv';
 
@@ -65,66 +71,59 @@ export interface ResultsQuery {
   readonly download: boolean;
 }
 
-export function parseResultsQuery(query: Query): ResultsQuery {
-  const fields = strict(query, ['n', 'format', 'download'], 'query parameter');
-  const format = fields.format ?? 'json';
-  if (format !== 'json' && format !== 'csv') {
-    throw new InvalidInputError('format', format, '"json" or "csv"');
-  }
-  const download = fields.download ?? '0';
-  if (download !== '0' && download !== '1') {
-    throw new InvalidInputError('download', download, '"0" or "1"');
-  }
-  return {
-    ...(fields.n === undefined ? {} : { ns: parseNSpec(fields.n, 'n') }),
-    format,
-    download: download === '1',
-  };
+export const ResultsQuerySchema = v.pipe(
+  query({
+    /** Absent: every n with something stored. */
+    n: v.optional(v.pipe(single, nSpec('n'))),
+    format: v.optional(v.pipe(single, v.picklist(['json', 'csv'], '"json" or "csv"')), 'json'),
+    /** Content-Disposition: attachment (a file download). */
+    download: v.optional(
+      v.pipe(
+        single,
+        v.picklist(['0', '1'], '"0" or "1"'),
+        v.transform((flag) => flag === '1'),
+      ),
+      '0',
+    ),
+  }),
+  // The parameter is `n` (as `wq results <ns>`); the sizes it names are `ns`.
+  v.transform(({ n, ...rest }): ResultsQuery => (n === undefined ? rest : { ns: n, ...rest })),
+);
+
+export function parseResultsQuery(input: unknown): ResultsQuery {
+  return parseInput(ResultsQuerySchema, input, name);
 }
 
-export interface SweepRequest {
-  readonly ns: readonly number[];
-  readonly targetSeconds?: number;
-}
+const NS_ALLOWED = `sizes from 1 to ${MAX_N} as "14", "4-12" or "4,6,10-12"`;
 
 /** The body of POST /api/sweeps: `{"ns": "1-10", "targetSeconds": 30}`. */
+export const SweepRequestSchema = record(
+  {
+    ns: v.pipe(v.message(v.pipe(v.string(), v.maxLength(200)), NS_ALLOWED), nSpec('ns')),
+    targetSeconds: v.optional(
+      v.message(
+        v.pipe(v.number(), v.finite(), v.gtValue(0), v.maxValue(86_400)),
+        'a number of seconds > 0 and ≤ 86400',
+      ),
+    ),
+  },
+  {
+    allowed: 'a JSON object such as {"ns": "1-10"}',
+    onlyKnown: 'only the fields ns and targetSeconds',
+  },
+);
+export type SweepRequest = v.InferOutput<typeof SweepRequestSchema>;
+
 export function parseSweepRequest(body: unknown): SweepRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new InvalidInputError('body', body ?? null, 'a JSON object such as {"ns": "1-10"}');
-  }
-  const fields = body as Record<string, unknown>;
-  for (const key of Object.keys(fields)) {
-    if (key !== 'ns' && key !== 'targetSeconds') {
-      throw new InvalidInputError('body', key, 'only the fields ns and targetSeconds');
-    }
-  }
-  if (typeof fields.ns !== 'string' || fields.ns.length > 200) {
-    throw new InvalidInputError(
-      'ns',
-      fields.ns ?? null,
-      `sizes from 1 to ${MAX_N} as "14", "4-12" or "4,6,10-12"`,
-    );
-  }
-  const ns = parseNSpec(fields.ns, 'ns');
-  const target = fields.targetSeconds;
-  if (target === undefined) return { ns };
-  if (typeof target !== 'number' || !Number.isFinite(target) || target <= 0 || target > 86_400) {
-    throw new InvalidInputError('targetSeconds', target, 'a number of seconds > 0 and ≤ 86400');
-  }
-  return { ns, targetSeconds: target };
+  return parseInput(SweepRequestSchema, body ?? null, { name: 'body', qualify: false });
 }
 
 /** The body of cancel and retry: nothing, or an empty object. */
-export function parseEmptyBody(body: unknown): void {
-  if (body === undefined || body === null) return;
-  if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return;
-  throw new InvalidInputError('body', body, 'no body or {}');
-}
+export const EmptyBodySchema = v.union(
+  [v.undefined(), v.null(), record({}, { onlyKnown: 'no body or {}' })],
+  'no body or {}',
+);
 
-function integer(field: string, text: string, min: number, max: number): number {
-  const value = /^\d{1,9}$/.test(text) ? Number(text) : NaN;
-  if (!(value >= min && value <= max)) {
-    throw new InvalidInputError(field, text, `an integer from ${min} to ${max}`);
-  }
-  return value;
+export function parseEmptyBody(body: unknown): void {
+  parseInput(EmptyBodySchema, body, { name: 'body' });
 }
