@@ -7,7 +7,7 @@ import { assertBoard, assertLegalUnit, MAX_N } from '../kernel/board.js';
 import { unitWeight } from '../kernel/symmetry.js';
 import { PLAN_ID } from './plan-record.js';
 import { UNIT_KEY } from './queues.js';
-import { parseInput, record, refine } from './schema.js';
+import { looseRecord, parseInput, record, refine } from './schema.js';
 
 /** Sweep ids name Redis keys and appear in job data: letters, digits, '-' and '_' only. */
 export const SWEEP_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -44,33 +44,52 @@ function onBoard<T extends { readonly n: number; readonly depth: number }>(job: 
   return job;
 }
 
+/**
+ * A unit job's rows, checked first against the board and the plan's rules: a forged weight or
+ * a non-canonical unit is refused for that reason before anything else is looked at.
+ */
+const UnitRowsSchema = v.pipe(
+  looseRecord({ n: integer, depth: integer, prefix: columns, middle: v.optional(columns) }),
+  refine(onBoard, 'nested'),
+  refine(legalRows, 'nested'),
+);
+
 /** A `unit` job: count the completions of `prefix` (or `middle`) on an (n, D) board, times `weight`. */
 const UnitJobFields = record({
-  sweepId,
   n: integer,
   depth: integer,
-  algorithm,
   prefix: columns,
   /** A DFS unit's fixed rows from the board's centre down (see `WorkUnit.middle`); absent: none. */
   middle: v.optional(columns),
   weight: v.picklist([1, 2, 4], '1, 2 or 4'),
-  /** The recorded plan this unit belongs to (`plan-record.ts`). */
-  planId,
   /** Expected single-core seconds (calibrated; for progress, priority and the records). */
   estimateSeconds: seconds(''),
   /** The kernel's estimate before calibration, kept with the result to calibrate later plans. */
   modelSeconds: v.optional(seconds(', or absent')),
   /** True when this unit is all of N(n, D) (the (n, D) was not split). */
   whole: v.boolean('true or false'),
+  algorithm,
+  sweepId,
+  /** The recorded plan this unit belongs to (`plan-record.ts`). */
+  planId,
   /** `check`: part of the second count of a verified sweep (stored apart from the first). */
   role,
 });
 type UnitJobFields = v.InferOutput<typeof UnitJobFields>;
 
+/**
+ * The rows stage passes every field on (a loose object), so the fields stage reads the input
+ * as sent; valibot types a pipe's stages by exact input, hence the cast.
+ */
+const UnitJobFieldsAfterRows = UnitJobFields as unknown as v.GenericSchema<
+  v.InferOutput<typeof UnitRowsSchema>,
+  UnitJobFields
+>;
+
 export const UnitJobSchema = v.pipe(
-  UnitJobFields,
-  refine(onBoard, 'nested'),
-  refine(legalUnit, 'nested'),
+  UnitRowsSchema,
+  UnitJobFieldsAfterRows,
+  refine(middleRows, 'nested'),
 );
 export type UnitJobData = v.InferOutput<typeof UnitJobSchema>;
 
@@ -78,7 +97,9 @@ export type UnitJobData = v.InferOutput<typeof UnitJobSchema>;
  * The rows must fit this board and be a unit the plan makes, with the weight the plan gives
  * them: a forged weight or a non-canonical unit would count boards twice or not at all.
  */
-function legalUnit(job: UnitJobFields): UnitJobFields {
+function legalRows<
+  T extends { n: number; depth: number; prefix: readonly number[]; middle?: readonly number[] },
+>(job: T & { weight?: unknown }): T {
   const { n, depth, prefix, middle = [] } = job;
   for (const [field, rows] of [
     ['prefix', prefix],
@@ -105,16 +126,19 @@ function legalUnit(job: UnitJobFields): UnitJobFields {
   if (job.weight !== expected) {
     throw new InvalidInputError('weight', job.weight, `${expected}, as these rows give`);
   }
-  if (middle.length > 0 && job.algorithm !== 'dfs') {
-    throw new InvalidInputError('middle', middle, 'absent unless the algorithm is dfs');
-  }
-  if (job.middle !== undefined && middle.length === 0) {
-    // No middle rows and an empty list are one unit: keep one spelling of it.
-    const rest = { ...job };
-    delete rest.middle;
-    return rest;
-  }
   return job;
+}
+
+/** Middle rows are a DFS unit's; an empty list is no middle rows, spelt one way (absent). */
+function middleRows(job: UnitJobFields): UnitJobFields {
+  if (job.middle === undefined) return job;
+  if (job.middle.length > 0 && job.algorithm !== 'dfs') {
+    throw new InvalidInputError('middle', job.middle, 'absent unless the algorithm is dfs');
+  }
+  if (job.middle.length > 0) return job;
+  const rest = { ...job };
+  delete rest.middle;
+  return rest;
 }
 
 /** A `depth` job: N(n, D) as the sum of the units listed (by unit key), each exactly once. */

@@ -65,8 +65,32 @@ export interface RecordOptions {
  * not the object's: `unit job.whole: undefined is not allowed; expected true or false`.
  */
 export function record<const E extends v.ObjectEntries>(entries: E, options: RecordOptions = {}) {
+  const message = missingFieldMessage(entries, options);
+  const plain = plainObject(options.allowed);
+  return options.onlyKnown === undefined
+    ? v.pipe(plain, v.object(entries, message), v.readonly())
+    : v.pipe(plain, v.strictObject(entries, message), v.readonly());
+}
+
+/**
+ * Like `record`, but the fields outside the entries pass through unchecked: a first stage that
+ * checks some fields before the others (a unit job's rows before its ids).
+ */
+export function looseRecord<const E extends v.ObjectEntries>(entries: E) {
+  const message = missingFieldMessage(entries, {});
+  return v.pipe(plainObject(undefined), v.looseObject(entries, message), v.readonly());
+}
+
+function plainObject(allowed = 'an object') {
+  return v.custom<Record<string, unknown>>(
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+    allowed,
+  );
+}
+
+function missingFieldMessage(entries: v.ObjectEntries, options: RecordOptions) {
   const allowed = options.allowed ?? 'an object';
-  const message = (issue: v.BaseIssue<unknown>): string => {
+  return (issue: v.BaseIssue<unknown>): string => {
     const item = issue.path?.[0];
     if (item?.type !== 'object') return allowed;
     if (issue.expected === 'never') return options.onlyKnown ?? allowed;
@@ -74,13 +98,6 @@ export function record<const E extends v.ObjectEntries>(entries: E, options: Rec
     const entry = entries[String(item.key)];
     return (entry && v.safeParse(entry, undefined).issues?.[0]?.message) ?? allowed;
   };
-  const plain = v.custom<Record<string, unknown>>(
-    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-    allowed,
-  );
-  return options.onlyKnown === undefined
-    ? v.pipe(plain, v.object(entries, message), v.readonly())
-    : v.pipe(plain, v.strictObject(entries, message), v.readonly());
 }
 
 /**
