@@ -7,7 +7,7 @@ import { assertBoard, assertLegalUnit, MAX_N } from '../kernel/board.js';
 import { unitWeight } from '../kernel/symmetry.js';
 import { PLAN_ID } from './plan-record.js';
 import { UNIT_KEY } from './queues.js';
-import { looseRecord, parseInput, record, refine } from './schema.js';
+import { checkFirst, parseInput, record, refine } from './schema.js';
 
 /** Sweep ids name Redis keys and appear in job data: letters, digits, '-' and '_' only. */
 export const SWEEP_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -49,7 +49,13 @@ function onBoard<T extends { readonly n: number; readonly depth: number }>(job: 
  * a non-canonical unit is refused for that reason before anything else is looked at.
  */
 const UnitRowsSchema = v.pipe(
-  looseRecord({ n: integer, depth: integer, prefix: columns, middle: v.optional(columns) }),
+  record({
+    n: integer,
+    depth: integer,
+    prefix: columns,
+    middle: v.optional(columns),
+    weight: v.unknown(),
+  }),
   refine(onBoard, 'nested'),
   refine(legalRows, 'nested'),
 );
@@ -77,18 +83,10 @@ const UnitJobFields = record({
 });
 type UnitJobFields = v.InferOutput<typeof UnitJobFields>;
 
-/**
- * The rows stage passes every field on (a loose object), so the fields stage reads the input
- * as sent; valibot types a pipe's stages by exact input, hence the cast.
- */
-const UnitJobFieldsAfterRows = UnitJobFields as unknown as v.GenericSchema<
-  v.InferOutput<typeof UnitRowsSchema>,
-  UnitJobFields
->;
-
 export const UnitJobSchema = v.pipe(
-  UnitRowsSchema,
-  UnitJobFieldsAfterRows,
+  v.unknown(),
+  checkFirst(UnitRowsSchema),
+  UnitJobFields,
   refine(middleRows, 'nested'),
 );
 export type UnitJobData = v.InferOutput<typeof UnitJobSchema>;

@@ -72,15 +72,6 @@ export function record<const E extends v.ObjectEntries>(entries: E, options: Rec
     : v.pipe(plain, v.strictObject(entries, message), v.readonly());
 }
 
-/**
- * Like `record`, but the fields outside the entries pass through unchecked: a first stage that
- * checks some fields before the others (a unit job's rows before its ids).
- */
-export function looseRecord<const E extends v.ObjectEntries>(entries: E) {
-  const message = missingFieldMessage(entries, {});
-  return v.pipe(plainObject(undefined), v.looseObject(entries, message), v.readonly());
-}
-
 function plainObject(allowed = 'an object') {
   return v.custom<Record<string, unknown>>(
     (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
@@ -131,6 +122,18 @@ export function refine<T, U>(check: (value: T) => U, field: 'same' | 'nested' = 
       return NEVER;
     }
   });
+}
+
+/**
+ * Checks `schema` on the input first and passes the input on as it came: some fields are judged
+ * before the others (a unit job's rows and weight before its ids). Its errors name the field
+ * below the input (`unit job.prefix`).
+ */
+export function checkFirst<S extends AnySchema>(schema: S) {
+  return refine((input: unknown) => {
+    parseInput(schema, input, { name: '', qualify: false });
+    return input;
+  }, 'nested');
 }
 
 /** JSON text read back from Redis, parsed and checked against `schema`. */
