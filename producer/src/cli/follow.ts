@@ -2,7 +2,7 @@
 // on stderr), then the results on stdout as a table or JSON lines.
 import type { PipelineClient } from '@weak-queens/shared/client';
 import { resultsJsonLine } from '@weak-queens/shared/client';
-import { progressLine, resultsTable } from './format.js';
+import { progressLine, resultsTable, unfitLines } from './format.js';
 
 export async function followSweep(
   client: PipelineClient,
@@ -11,9 +11,16 @@ export async function followSweep(
 ): Promise<void> {
   const tty = process.stderr.isTTY === true;
   let lastPlain = 0;
+  // Units that fit no live worker are said once each time the list changes.
+  let lastUnfit = '';
   const done = await client
     .waitFor(sweepId, {
       onProgress: (p) => {
+        const unfit = unfitLines(p).join('\n');
+        if (unfit !== lastUnfit) {
+          lastUnfit = unfit;
+          if (unfit) process.stderr.write(`${tty ? '\n' : ''}${unfit}\n`);
+        }
         if (tty) {
           process.stderr.write(`\r${progressLine(p)}`);
         } else if (Date.now() - lastPlain >= (options.plainEveryMs ?? 5000)) {

@@ -16,6 +16,7 @@ import {
   type ClusterPlan,
   planForCluster,
 } from '@weak-queens/shared/client';
+import { formatBytes } from '../format.js';
 import { parseFlags } from '../flags.js';
 import type { Command } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
@@ -181,10 +182,4 @@ function formatSeconds(seconds: number): string {
   if (seconds < 7200) return `${(seconds / 60).toFixed(1)} min`;
   if (seconds < 172_800) return `${(seconds / 3600).toFixed(1)} h`;
   return `${(seconds / 86_400).toFixed(1)} days`;
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes >= 2 ** 30) return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
-  if (bytes >= 2 ** 20) return `${(bytes / 2 ** 20).toFixed(0)} MiB`;
-  return `${(bytes / 1024).toFixed(0)} KiB`;
 }
