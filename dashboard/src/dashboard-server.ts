@@ -10,6 +10,7 @@ import { Queue } from 'bullmq';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import {
+  CountQueues,
   createRedis,
   isConnectionError,
   RedisUnavailableError,
@@ -49,7 +50,7 @@ export class DashboardServer {
   private readonly server: Server;
   private readonly redis: Redis;
   private readonly client: PipelineClient;
-  private readonly queues: { readonly count: Queue; readonly aggregate: Queue };
+  private readonly queues: { readonly count: CountQueues; readonly aggregate: Queue };
   private closing?: Promise<void>;
 
   constructor(options: DashboardOptions) {
@@ -63,19 +64,23 @@ export class DashboardServer {
       prefix: config.prefix,
       streams: queueStreams(),
     };
+    const quiet = (queue: Queue): void => {
+      queue.on('error', (err) => logger.debug({ err }, 'queue connection error'));
+    };
     this.queues = {
-      count: new Queue(QUEUE_NAMES.count, queueOptions),
+      count: new CountQueues(this.redis, queueOptions, quiet),
       aggregate: new Queue(QUEUE_NAMES.aggregate, queueOptions),
     };
-    for (const queue of Object.values(this.queues)) {
-      queue.on('error', (err) => logger.debug({ err }, 'queue connection error'));
-    }
-    const reader = new SnapshotReader(this.redis, config.prefix, this.queues);
+    quiet(this.queues.aggregate);
+    const reader = new SnapshotReader(this.redis, config.prefix, this.queues, (ns) =>
+      this.client.unfitUnits(ns),
+    );
     this.feed = new LiveFeed({ read: () => reader.read(), pollMs, logger });
     this.metrics = new DashboardMetrics({
       config,
       logger,
-      queues: [this.queues.count, this.queues.aggregate],
+      countQueues: this.queues.count,
+      aggregate: this.queues.aggregate,
       registry: new SweepRegistry(this.redis, config.prefix),
     });
 
@@ -189,19 +194,33 @@ export function createDashboardServer(options: DashboardOptions): DashboardServe
 }
 
 function bullBoard(
-  queues: { readonly count: Queue; readonly aggregate: Queue },
+  queues: { readonly count: CountQueues; readonly aggregate: Queue },
   options: { readOnly: boolean },
 ): express.Router {
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath('/queues');
-  createBullBoard({
-    queues: [queues.count, queues.aggregate].map(
-      (q) => new BullMQAdapter(q, { readOnlyMode: options.readOnly }),
-    ),
+  const adapt = (q: Queue): BullMQAdapter =>
+    new BullMQAdapter(q, { readOnlyMode: options.readOnly });
+  const board = createBullBoard({
+    queues: [queues.count.get(), queues.aggregate].map(adapt),
     serverAdapter,
     options: { uiConfig: { boardTitle: 'weak-queens jobs' } },
   });
+  const shown = new Set<string>([QUEUE_NAMES.count]);
   const router = express.Router();
+  // Memory-class count queues appear when a sweep first uses one: add them as they are listed.
+  router.use((_req, _res, next) => {
+    queues.count.names().then(
+      (names) => {
+        for (const name of names.filter((q) => !shown.has(q))) {
+          shown.add(name);
+          board.addQueue(adapt(queues.count.get(name)));
+        }
+        next();
+      },
+      (err: unknown) => next(err),
+    );
+  });
   if (options.readOnly) {
     // Read-only without a token: bull-board hides its buttons, and its API refuses writes too.
     router.use((req, _res, next) => {

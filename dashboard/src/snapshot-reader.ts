@@ -12,8 +12,10 @@ import {
 } from '@weak-queens/shared/contracts';
 import { planUnits } from '@weak-queens/shared/kernel';
 import {
+  type CountQueues,
   ResultStore,
   type SweepRecord,
+  type UnfitUnit,
   SweepRegistry,
   type WorkerInfo,
 } from '@weak-queens/shared/client';
@@ -28,7 +30,8 @@ import type {
 } from './snapshot.js';
 
 export interface SnapshotQueues {
-  readonly count: Queue;
+  /** `count` and the memory-class count queues in use. */
+  readonly count: CountQueues;
   readonly aggregate: Queue;
 }
 
@@ -82,6 +85,9 @@ export class SnapshotReader {
     private readonly redis: Redis,
     prefix: string,
     private readonly queues: SnapshotQueues,
+    /** The units of these n that fit no live worker (PipelineClient.unfitUnits). */
+    private readonly unfitUnits: (ns: readonly number[]) => Promise<UnfitUnit[]> = () =>
+      Promise.resolve([]),
   ) {
     this.store = new ResultStore(redis, prefix);
     this.registry = new SweepRegistry(redis, prefix);
@@ -99,9 +105,12 @@ export class SnapshotReader {
     const ns = [...new Set(records.flatMap((r) => r.ns))];
     const sizes = await this.sizeData(ns);
     const doneAt = await this.doneTimes(records);
+    const unfit = await this.unfitUnits(ns.filter((n) => sizes.get(n)?.S === undefined));
     return {
       generatedAt: new Date(now).toISOString(),
-      sweeps: records.map((r) => this.sweepView(r, sizes, queueState, doneAt.get(r.id), now)),
+      sweeps: records.map((r) =>
+        this.sweepView(r, sizes, queueState, doneAt.get(r.id), now, unfit),
+      ),
       workers: workers.map((w) => workerView(w, queueState.activeIds)),
       queues: counts,
       disagreements: disagreements.map(({ n, depth, unit, stored, counted }) => ({
@@ -123,7 +132,8 @@ export class SnapshotReader {
     const queueState = await this.queueState();
     const sizes = await this.sizeData(record.ns);
     const doneAt = await this.doneTimes([record]);
-    return this.sweepView(record, sizes, queueState, doneAt.get(id), now);
+    const unfit = await this.unfitUnits(record.ns.filter((n) => sizes.get(n)?.S === undefined));
+    return this.sweepView(record, sizes, queueState, doneAt.get(id), now, unfit);
   }
 
   async exists(id: string): Promise<boolean> {
@@ -131,19 +141,20 @@ export class SnapshotReader {
   }
 
   private async counts(): Promise<Record<string, Record<string, number>>> {
-    const [count, aggregate] = await Promise.all([
-      this.queues.count.getJobCounts(),
-      this.queues.aggregate.getJobCounts(),
-    ]);
-    return { count, aggregate };
+    const queues = [...(await this.queues.count.all()), this.queues.aggregate];
+    const counts = await Promise.all(queues.map((q) => q.getJobCounts()));
+    return Object.fromEntries(queues.map((q, i) => [q.name, counts[i] ?? {}]));
   }
 
   private async queueState(): Promise<QueueState> {
-    const [active, failedCount, failedAggregate] = await Promise.all([
-      this.queues.count.getJobs(['active'], 0, MAX_ACTIVE - 1),
-      this.queues.count.getJobs(['failed'], 0, MAX_FAILED - 1),
+    const countQueues = await this.queues.count.all();
+    const [actives, failedCounts, failedAggregate] = await Promise.all([
+      Promise.all(countQueues.map((q) => q.getJobs(['active'], 0, MAX_ACTIVE - 1))),
+      Promise.all(countQueues.map((q) => q.getJobs(['failed'], 0, MAX_FAILED - 1))),
       this.queues.aggregate.getJobs(['failed'], 0, MAX_FAILED - 1),
     ]);
+    const active = actives.flat();
+    const failedCount = failedCounts.flat();
     const running = new Map<string, RunningUnit[]>();
     for (const job of active) {
       const key = depthKeyOf(job);
@@ -201,6 +212,8 @@ export class SnapshotReader {
     // Per unfinished (n, D): its job (the depth sum when split, else the unit itself) says how
     // many units it has; its stored units say how much time went into it so far.
     const wanted: [SizeData, number, 'plan' | 'seconds'][] = [];
+    // An unsplit (n, D) is one unit, in `count` or in the queue of its memory class.
+    const countQueues = await this.queues.count.all();
     const reads = this.redis.pipeline();
     for (const [n, size] of data) {
       if (size.S !== undefined) continue;
@@ -209,7 +222,7 @@ export class SnapshotReader {
         const id = depthJobId(n, d);
         wanted.push([size, d, 'plan']);
         reads.hget(this.queues.aggregate.toKey(id), 'data');
-        reads.hget(this.queues.count.toKey(id), 'data');
+        for (const queue of countQueues) reads.hget(queue.toKey(id), 'data');
         if ((size.unitCounts[d] ?? 0) > 0) {
           wanted.push([size, d, 'seconds']);
           reads.hvals(this.store.keys.units(n, d));
@@ -229,7 +242,8 @@ export class SnapshotReader {
         continue;
       }
       const depthJob = values[next++]?.[1] as string | null;
-      const unitJob = values[next++]?.[1] as string | null;
+      const unitJobs = countQueues.map(() => (values[next++]?.[1] ?? null) as string | null);
+      const unitJob = unitJobs.find((job) => job !== null) ?? null;
       size.plans[d] = depthPlan(depthJob, unitJob);
     }
     return data;
@@ -256,6 +270,7 @@ export class SnapshotReader {
     queues: QueueState,
     doneAt: number | undefined,
     now: number,
+    unfit: readonly UnfitUnit[],
   ): SweepView {
     const views = record.ns.map((n) => this.sizeView(n, record, sizes.get(n), queues, now));
     const done = views.filter((s) => s.status === 'done').length;
@@ -291,6 +306,15 @@ export class SnapshotReader {
           ? (elapsedSeconds * (units - unitsDone)) / unitsDone
           : null,
       sizes: views,
+      unfit: unfit
+        .filter((u) => record.ns.includes(u.n))
+        .map(({ jobId, n, depth, bytes, largestSlotBytes }) => ({
+          jobId,
+          n,
+          depth,
+          bytes,
+          largestSlotBytes,
+        })),
     };
   }
 
@@ -424,6 +448,9 @@ function workerView(info: WorkerInfo, activeIds: Set<string>): WorkerView {
     host: info.host,
     pid: info.pid,
     concurrency: info.concurrency,
+    memoryBytes: info.memoryBytes ?? null,
+    slotBytes: info.slotBytes ?? null,
+    version: info.version ?? null,
     startedAt: info.startedAt,
     lastSeenAt: info.heartbeatAt ?? null,
     current: info.active.filter((id) => activeIds.has(id)),

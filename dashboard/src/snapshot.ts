@@ -49,6 +49,19 @@ export interface SweepView {
   /** Remaining single-core seconds spread over the live worker slots (null when not running). */
   readonly etaSeconds: number | null;
   readonly sizes: readonly SizeView[];
+  /** Units waiting for memory no live worker has (`wq replan` plans them again). */
+  readonly unfit: readonly UnfitUnitView[];
+}
+
+/** A unit in a memory-class queue whose class is above every live worker's slot. */
+export interface UnfitUnitView {
+  readonly jobId: string;
+  readonly n: number;
+  readonly depth: number;
+  /** Its estimated peak memory (bytes). */
+  readonly bytes: number;
+  /** The largest per-slot memory of a live worker (0: none live). */
+  readonly largestSlotBytes: number;
 }
 
 export interface WorkerView {
@@ -56,6 +69,10 @@ export interface WorkerView {
   readonly host: string;
   readonly pid: number;
   readonly concurrency: number;
+  /** Memory it may use in all, and per slot (bytes; null for workers that do not say). */
+  readonly memoryBytes: number | null;
+  readonly slotBytes: number | null;
+  readonly version: string | null;
   readonly startedAt: string;
   readonly lastSeenAt: string | null;
   /** Job ids being computed, e.g. `n14-d9-u3`. */

@@ -115,7 +115,7 @@ describe('when a sweep runs on a worker', () => {
     expect(json.json()).toEqual([{ n: 2, S: '4', N: ['4', '0'] }]);
   });
 
-  it('lists the live worker with its host, pid, jobs done and busy share', async () => {
+  it('lists the live worker with its host, pid, memory, version, jobs done and busy share', async () => {
     const worker = await eventually(async () => {
       const { workers } = (await http(base, '/api/workers')).json<Snapshot>();
       const w = workers[0];
@@ -123,6 +123,9 @@ describe('when a sweep runs on a worker', () => {
     });
     expect(worker.pid).toBe(process.pid);
     expect(worker.concurrency).toBe(1);
+    expect(worker.memoryBytes).toBe(config.workerMemoryBytes);
+    expect(worker.slotBytes).toBe(Math.min(config.workerMemoryBytes, config.maxUnitBytes));
+    expect(worker.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(worker.host.length).toBeGreaterThan(0);
     expect(worker.busyShare).toBeGreaterThanOrEqual(0);
     expect(worker.busyShare).toBeLessThanOrEqual(1);

@@ -45,7 +45,7 @@ export class KernelPool {
   private readonly slots = new Set<Slot>();
   /** Aborts each whole-machine unit running now (a hand-back or its work bound). */
   private readonly teams = new Map<AbortController, Promise<unknown>>();
-  private readonly gate = new SlotGate();
+  private readonly gate: SlotGate;
   private readonly script: URL;
   private closed = false;
 
@@ -54,10 +54,12 @@ export class KernelPool {
     private readonly options: KernelPoolOptions = {},
   ) {
     this.script = options.script ?? new URL('./kernel-thread.js', import.meta.url);
+    this.gate = new SlotGate(size);
   }
 
   /**
-   * Counts one unit on a free thread (there is always one: BullMQ concurrency = pool size), or
+   * Counts one unit on a free thread (at most `size` at once: units from several count queues
+   * wait at the gate for one), or
    * a big window-transfer unit on all `size` threads once the others are free (see
    * usesWholeMachine); units that arrive meanwhile wait for it. With `boundSeconds`, a unit
    * still running after that long is stopped (its threads are terminated) and rejected with a

@@ -1,5 +1,6 @@
-// Who may use the kernel pool's slots now: any number of ordinary units side by side, or one
-// whole-machine unit alone. First come, first served, so a waiting whole-machine unit is not
+// Who may use the kernel pool's slots now: up to `capacity` ordinary units side by side, or one
+// whole-machine unit alone. A worker that consumes several count queues (memory classes) takes
+// up to its slots from each; the gate keeps the units running at once to its slots. First come, first served, so a waiting whole-machine unit is not
 // overtaken: the units that arrive after it wait, and the running ones drain.
 
 interface Waiter {
@@ -12,6 +13,8 @@ export class SlotGate {
   private beside = 0;
   private alone = false;
   private readonly queue: Waiter[] = [];
+
+  constructor(private readonly capacity = Number.POSITIVE_INFINITY) {}
 
   /** Resolves, in arrival order, with the function that gives the hold back. */
   enter(alone: boolean): Promise<() => void> {
@@ -35,6 +38,7 @@ export class SlotGate {
     for (;;) {
       const head = this.queue[0];
       if (!head || this.alone || (head.alone && this.beside > 0)) return;
+      if (!head.alone && this.beside >= this.capacity) return;
       this.queue.shift();
       if (head.alone) this.alone = true;
       else this.beside++;

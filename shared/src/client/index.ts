@@ -5,6 +5,7 @@
 export {
   PipelineClient,
   type SizeProgress,
+  type UnfitUnit,
   type SizeResults,
   type SizeState,
   type SizeTiming,
@@ -35,6 +36,8 @@ export {
   type PlannedUnit,
   type SweepPlanOptions,
 } from './sweep-planner.js';
+export { CountQueues } from './count-queues.js';
+export { type UnitRouting, unitRouting, workerSlotBytes } from './unit-routing.js';
 export { PRIORITY_LIMIT, unitPriority } from './priority.js';
 export { ResultStore, type Role, type PutUnitOutcome, type Disagreement } from './result-store.js';
 export {

@@ -23,6 +23,7 @@ import {
   planIdOf,
   type PlannedUnitRecord,
   QUEUE_NAMES,
+  countQueueFor,
   sumJobId,
   type SumJobData,
   unitJobId,
@@ -46,6 +47,12 @@ export interface SweepPlanOptions {
   readonly audit?: boolean;
   /** Plans made for the cluster by `planForCluster`, by `${n}:${D}`; others are planned here. */
   readonly depthPlans?: ReadonlyMap<string, PlannedDepth>;
+  /**
+   * Units up to this many estimated bytes go to `count` (every live worker holds them per
+   * slot); larger ones to the queue of their memory class (`countQueueFor`). Absent: all to
+   * `count`.
+   */
+  readonly baseUnitBytes?: number;
 }
 
 export interface PlannedSize {
@@ -203,7 +210,7 @@ export async function planSize(
     const { depth } = plan;
     const primary = storedDepths.has(depth)
       ? undefined
-      : await countNode(plan, store, retry, options.sweepId);
+      : await countNode(plan, store, retry, options.sweepId, options.baseUnitBytes);
     if (primary) jobs += primary.jobs;
     if (!options.verify || storedChecks.has(depth)) {
       if (primary) children.push(primary.node);
@@ -217,6 +224,7 @@ export async function planSize(
       store,
       retry,
       options.sweepId,
+      options.baseUnitBytes,
       primary?.node,
     );
     children.push(check.node);
@@ -268,8 +276,13 @@ async function countNode(
   store: ResultStore,
   retry: JobsOptions,
   sweepId: string,
+  baseUnitBytes: number | undefined,
   under?: FlowJobNode,
 ): Promise<{ node: FlowJobNode; jobs: number }> {
+  const queueOf = (planned: PlannedUnit): string =>
+    baseUnitBytes === undefined
+      ? QUEUE_NAMES.count
+      : countQueueFor(planned.unit.estimate.bytes, baseUnitBytes);
   const { n, depth, role } = plan;
   const check = role === 'check';
   const id = check ? checkJobId(n, depth) : depthJobId(n, depth);
@@ -281,7 +294,7 @@ async function countNode(
     return {
       node: {
         name: JOB_NAMES.unit,
-        queueName: QUEUE_NAMES.count,
+        queueName: queueOf(only),
         data: unitData(only, sweepId, planId, true, role),
         opts: { ...retry, priority: only.priority, jobId: id },
         ...(below.length ? { children: below } : {}),
@@ -295,7 +308,7 @@ async function countNode(
     if (stored.has(keyOf(planned.unit))) return;
     unitJobs.push({
       name: JOB_NAMES.unit,
-      queueName: QUEUE_NAMES.count,
+      queueName: queueOf(planned),
       data: unitData(planned, sweepId, planId, false, role),
       opts: {
         ...retry,
@@ -345,6 +358,7 @@ function unitData(
     planId,
     estimateSeconds: planned.estimateSeconds,
     modelSeconds: unit.estimate.seconds,
+    bytes: Math.ceil(unit.estimate.bytes),
     whole,
     ...(role ? { role } : {}),
   };

@@ -25,6 +25,11 @@ export interface WorkerInfo {
   readonly concurrency: number;
   /** Memory this worker may use in all (WQ_WORKER_MEMORY, or derived from its machine). */
   readonly memoryBytes?: number;
+  /**
+   * The largest unit it takes per slot (bytes): its memory shared among its slots, at most
+   * its WQ_MAX_UNIT_BYTES. It consumes the count queues of the memory classes this holds.
+   */
+  readonly slotBytes?: number;
   /** The weak-queens version it runs. */
   readonly version?: string;
   readonly startedAt: string;

@@ -17,6 +17,14 @@ export {
   parseUnitKey,
   checkJobId,
   checkUnitJobId,
+  memoryClassOf,
+  largestClassWithin,
+  formatClass,
+  countQueueFor,
+  countQueueClass,
+  isCountQueue,
+  countClassesKey,
+  countQueueNames,
 } from './queues.js';
 export {
   type UnitJobData,

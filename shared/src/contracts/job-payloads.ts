@@ -23,6 +23,11 @@ export interface UnitJobData {
   readonly estimateSeconds: number;
   /** The kernel's estimate before calibration, kept with the result to calibrate later plans. */
   readonly modelSeconds?: number;
+  /**
+   * Its estimated peak memory (bytes, the kernel's `estimateCost(...).bytes`): it chose the
+   * unit's count queue, and `wq status` names it when no live worker can hold the unit.
+   */
+  readonly bytes?: number;
   /** True when this unit is all of N(n, D) (the (n, D) was not split). */
   readonly whole: boolean;
   /** `check`: part of the second count of a verified sweep (stored apart from the first). */
@@ -172,6 +177,13 @@ export function parseUnitJobData(data: unknown): UnitJobData {
   }
   const estimateSeconds = seconds(fields, 'estimateSeconds', what, false) ?? 0;
   const modelSeconds = seconds(fields, 'modelSeconds', what, true);
+  const bytes = fields.bytes;
+  if (
+    bytes !== undefined &&
+    (typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes < 0)
+  ) {
+    throw new InvalidInputError(`${what}.bytes`, bytes, 'a whole number of bytes ≥ 0, or absent');
+  }
   const whole = fields.whole;
   if (typeof whole !== 'boolean')
     throw new InvalidInputError(`${what}.whole`, whole, 'true or false');
@@ -190,6 +202,7 @@ export function parseUnitJobData(data: unknown): UnitJobData {
     planId: planId(fields, what),
     estimateSeconds,
     ...(modelSeconds === undefined ? {} : { modelSeconds }),
+    ...(bytes === undefined ? {} : { bytes }),
     whole,
     ...role(fields, what),
   };
