@@ -1,4 +1,4 @@
-// createDashboardServer(): the Express app with its Redis connections, live feed, metrics and
+// createDashboardServer(): the Express app with the pipeline client's connection, live feed, metrics and
 // bull-board, ready to listen. main.ts (and tests) call listen() and close().
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -6,22 +6,15 @@ import type { AddressInfo } from 'node:net';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import {
-  createRedis,
   isConnectionError,
+  type ProgressQueues,
   RedisUnavailableError,
-  redisOptions,
-  SweepRegistry,
 } from '@weak-queens/shared/client';
-import {
-  InvalidInputError,
-  QUEUE_NAMES,
-  queueStreams,
-  WeakQueensError,
-} from '@weak-queens/shared/contracts';
+import { InvalidInputError, WeakQueensError } from '@weak-queens/shared/contracts';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { apiRouter } from './api-router.js';
 import { TokenAuth } from './auth.js';
@@ -49,34 +42,26 @@ export class DashboardServer {
   private readonly server: Server;
   private readonly redis: Redis;
   private readonly client: PipelineClient;
-  private readonly queues: { readonly count: Queue; readonly aggregate: Queue };
+  private readonly queues: ProgressQueues;
   private closing?: Promise<void>;
 
   constructor(options: DashboardOptions) {
     this.options = compileDashboardOptions(options);
     const { config, logger, token, pollMs } = this.options;
-    this.redis = createRedis(config, 'producer');
-    this.redis.on('error', (err) => logger.debug({ err }, 'redis connection error'));
+    // One connection and one pair of queues, the pipeline client's, for every read and control.
     this.client = new PipelineClient(config);
-    const queueOptions = {
-      connection: redisOptions(config, 'producer'),
-      prefix: config.prefix,
-      streams: queueStreams(),
-    };
-    this.queues = {
-      count: new Queue(QUEUE_NAMES.count, queueOptions),
-      aggregate: new Queue(QUEUE_NAMES.aggregate, queueOptions),
-    };
-    for (const queue of Object.values(this.queues)) {
-      queue.on('error', (err) => logger.debug({ err }, 'queue connection error'));
+    ({ redis: this.redis, queues: this.queues } = this.client.connection);
+    this.redis.on('error', (err) => logger.debug({ err }, 'redis connection error'));
+    for (const queue of [this.queues.count, this.queues.aggregate]) {
+      queue.on('error', (err: Error) => logger.debug({ err }, 'queue connection error'));
     }
-    const reader = new SnapshotReader(this.redis, config.prefix, this.queues);
+    const reader = new SnapshotReader(this.client);
     this.feed = new LiveFeed({ read: () => reader.read(), pollMs, logger });
     this.metrics = new DashboardMetrics({
       config,
       logger,
       queues: [this.queues.count, this.queues.aggregate],
-      registry: new SweepRegistry(this.redis, config.prefix),
+      registry: this.client.registry,
     });
 
     const auth = new TokenAuth(token);
@@ -110,7 +95,7 @@ export class DashboardServer {
       apiRouter({
         client: this.client,
         reader,
-        timelines: new TimelineReader(this.redis, config.prefix),
+        timelines: new TimelineReader(this.client),
         feed: this.feed,
         removeTimeoutMs: 5_000,
       }),
@@ -177,9 +162,7 @@ export class DashboardServer {
       await closed;
     }
     await this.metrics.close();
-    await Promise.allSettled([this.queues.count.close(), this.queues.aggregate.close()]);
     await this.client.close();
-    await this.redis.quit().catch(() => undefined);
   }
 }
 

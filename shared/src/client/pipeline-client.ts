@@ -27,44 +27,12 @@ import { type ClusterDescription, planForCluster } from './cluster-plan.js';
 import { type PlannedSize, planSize } from './sweep-planner.js';
 import { SubmitLock } from './submit-lock.js';
 import { SweepFailedError } from './sweep-failed-error.js';
-
-export type SizeState = 'done' | 'queued' | 'running' | 'failed' | 'missing';
-
-export interface SizeProgress {
-  readonly n: number;
-  readonly state: SizeState;
-  readonly unitsDone: number;
-  readonly units: number;
-  readonly S?: string;
-  readonly reason?: string;
-  /** `wq status` only: the plan's expected seconds next to the measured ones. */
-  readonly timing?: SizeTiming;
-}
-
-/** Expected (calibrated plan) against measured single-core seconds of one n. */
-export interface SizeTiming {
-  readonly estimateSeconds?: number;
-  /** Summed over the N(n, D) stored so far. */
-  readonly actualSeconds: number;
-  readonly depths: readonly DepthTiming[];
-}
-
-export interface DepthTiming {
-  readonly depth: number;
-  readonly algorithm: string;
-  readonly units: number;
-  readonly estimateSeconds?: number;
-  readonly actualSeconds: number;
-}
-
-export interface SweepProgress {
-  readonly sweep: SweepRecord;
-  readonly sizes: readonly SizeProgress[];
-  readonly done: number;
-  readonly total: number;
-  readonly unitsDone: number;
-  readonly units: number;
-}
+import {
+  type SweepProgress,
+  SweepProgressReader,
+  type ProgressQueues,
+  type ProgressReadOptions,
+} from './sweep-progress-reader.js';
 
 export interface SweepSubmission {
   readonly sweep: SweepRecord;
@@ -233,67 +201,21 @@ export class PipelineClient {
     return { workers: live.length, slots, memoryBytes: slots * Math.min(cap, perSlot) };
   }
 
-  async progress(sweepId: string): Promise<SweepProgress> {
-    return this.progressOf(await this.registry.get(sweepId));
+  /** The one reader of sweep progress (the dashboard reads through it too). */
+  get progressReader(): SweepProgressReader {
+    this.reader ??= new SweepProgressReader(this.redis, this.store, this.registry, this.queues);
+    return this.reader;
   }
 
-  private async progressOf(sweep: SweepRecord): Promise<SweepProgress> {
-    const sums = await this.store.sums(sweep.ns);
-    const sizes: SizeProgress[] = [];
-    for (const n of sweep.ns) {
-      const units = sweep.units[n] ?? n;
-      const S = sums.get(n);
-      if (S !== undefined) {
-        sizes.push({ n, state: 'done', unitsDone: units, units, S });
-        continue;
-      }
-      let stored = 0;
-      for (let d = 0; d < n; d++) {
-        stored += await this.store.unitCount(n, d);
-        if (sweep.verify) stored += await this.store.unitCount(n, d, 'check');
-      }
-      const unitsDone = Math.min(stored, units);
-      const job = await this.queues.aggregate.getJob(sumJobId(n));
-      const state = job ? await job.getState() : 'unknown';
-      if (state === 'failed') {
-        sizes.push({ n, state: 'failed', unitsDone, units, reason: await this.rootCause(job) });
-      } else if (state === 'unknown') {
-        // S(n) may have been published (and its finished root replaced) since the read above.
-        const published = (await this.store.sums([n])).get(n);
-        if (published !== undefined) {
-          sizes.push({ n, state: 'done', unitsDone: units, units, S: published });
-          continue;
-        }
-        sizes.push({ n, state: 'missing', unitsDone, units });
-      } else if (state === 'completed') {
-        // Finished: S(n) was published after the read above, or it was deleted or withdrawn.
-        const published = (await this.store.sums([n])).get(n);
-        if (published !== undefined) {
-          sizes.push({ n, state: 'done', unitsDone: units, units, S: published });
-          continue;
-        }
-        const withdrawn = await this.store.mismatch(n);
-        sizes.push({
-          n,
-          state: 'failed',
-          unitsDone,
-          units,
-          reason: withdrawn
-            ? `S(${n}) was withdrawn: a recount disagreed (${withdrawn.depths.map((d) => `N(${n}, ${d.depth}): ${d.value} against ${d.expected}`).join('; ')})`
-            : `S(${n}) is no longer in the result store; submit it again to recount it`,
-        });
-      } else {
-        sizes.push({ n, state: unitsDone > 0 ? 'running' : 'queued', unitsDone, units });
-      }
-    }
-    return {
-      sweep,
-      sizes,
-      done: sizes.filter((s) => s.state === 'done').length,
-      total: sizes.length,
-      unitsDone: sizes.reduce((t, s) => t + s.unitsDone, 0),
-      units: sizes.reduce((t, s) => t + s.units, 0),
-    };
+  private reader?: SweepProgressReader;
+
+  /** The connection and queues this client reads through, for a front end to share. */
+  get connection(): { readonly redis: Redis; readonly queues: ProgressQueues } {
+    return { redis: this.redis, queues: this.queues };
+  }
+
+  async progress(sweepId: string, options: ProgressReadOptions = {}): Promise<SweepProgress> {
+    return this.progressReader.sweep(sweepId, options);
   }
 
   /**
@@ -328,7 +250,7 @@ export class PipelineClient {
       }
       options.onProgress?.(progress);
       if (progress.done === progress.total) return progress;
-      const broken = progress.sizes.find((s) => s.state === 'failed' || s.state === 'missing');
+      const broken = progress.sizes.find((s) => s.state === 'failed' || s.state === 'cancelled');
       if (broken) {
         throw new SweepFailedError(
           sweepId,
@@ -461,42 +383,15 @@ export class PipelineClient {
   }
 
   async status(): Promise<StatusReport> {
-    const sweeps: SweepProgress[] = [];
-    for (const sweep of await this.registry.list()) {
-      const progress = await this.progressOf(sweep);
-      const sizes: SizeProgress[] = [];
-      for (const size of progress.sizes) {
-        sizes.push({ ...size, timing: await this.timing(size.n, sweep.estimates?.[size.n]) });
-      }
-      sweeps.push({ ...progress, sizes });
-    }
-    return {
-      sweeps,
-      calibration: await this.store.calibration(),
-      disagreements: await this.store.disagreements(),
-      workers: await this.registry.liveWorkers(),
-      jobs: {
-        count: await this.queues.count.getJobCounts(),
-        aggregate: await this.queues.aggregate.getJobCounts(),
-      },
-    };
-  }
-
-  private async timing(n: number, estimateSeconds: number | undefined): Promise<SizeTiming> {
-    const depths: DepthTiming[] = [...(await this.store.depths(n)).values()]
-      .sort((a, b) => a.depth - b.depth)
-      .map((d) => ({
-        depth: d.depth,
-        algorithm: d.algorithm,
-        units: d.units,
-        ...(d.estimateSeconds === undefined ? {} : { estimateSeconds: d.estimateSeconds }),
-        actualSeconds: d.seconds,
-      }));
-    return {
-      ...(estimateSeconds === undefined ? {} : { estimateSeconds }),
-      actualSeconds: depths.reduce((t, d) => t + d.actualSeconds, 0),
-      depths,
-    };
+    const [sweeps, calibration, disagreements, workers, count, aggregate] = await Promise.all([
+      this.registry.list().then((list) => this.progressReader.read(list, { timing: true })),
+      this.store.calibration(),
+      this.store.disagreements(),
+      this.registry.liveWorkers(),
+      this.queues.count.getJobCounts(),
+      this.queues.aggregate.getJobCounts(),
+    ]);
+    return { sweeps, calibration, disagreements, workers, jobs: { count, aggregate } };
   }
 
   /** Every job in both queues, whatever its state (used to prove a resubmission adds none). */
@@ -527,8 +422,8 @@ export class PipelineClient {
 
   /** Re-runs what a sweep is missing: failed or cancelled n are removed and planned again. */
   async retry(sweepId: string, options: { timeoutMs?: number } = {}): Promise<SweepSubmission> {
-    const sweep = await this.registry.get(sweepId);
-    const progress = await this.progressOf(sweep);
+    const progress = await this.progressReader.sweep(sweepId);
+    const { sweep } = progress;
     const broken = progress.sizes.filter((s) => s.state === 'failed').map((s) => s.n);
     const { left } = await this.removeSizes(broken, options.timeoutMs ?? 60_000);
     if (left.length) {

@@ -38,6 +38,55 @@ export interface WorkerInfo {
   readonly heartbeatAt?: string;
 }
 
+/** A SweepRecord read back from Redis, every field checked. */
+export function parseSweepRecord(value: unknown): SweepRecord {
+  const what = 'sweep record';
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidInputError(what, value, 'an object');
+  }
+  const f = value as Record<string, unknown>;
+  const need = (ok: boolean, name: string, allowed: string): void => {
+    if (!ok) throw new InvalidInputError(`${what}.${name}`, f[name], allowed);
+  };
+  const numbers = (v: unknown): v is Record<string, number> =>
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    Object.values(v).every((x) => typeof x === 'number' && x >= 0);
+  need(typeof f.id === 'string' && SWEEP_ID.test(f.id), 'id', 'a sweep id');
+  need(
+    Array.isArray(f.ns) && f.ns.every((n) => Number.isInteger(n) && (n as number) >= 1),
+    'ns',
+    'a list of n ≥ 1',
+  );
+  need(
+    typeof f.createdAt === 'string' && !Number.isNaN(Date.parse(f.createdAt)),
+    'createdAt',
+    'an ISO time',
+  );
+  need(typeof f.targetSeconds === 'number' && f.targetSeconds > 0, 'targetSeconds', 'seconds > 0');
+  need(numbers(f.units), 'units', 'units per n');
+  need(f.estimates === undefined || numbers(f.estimates), 'estimates', 'seconds per n or absent');
+  need(
+    f.cancelledAt === undefined || typeof f.cancelledAt === 'string',
+    'cancelledAt',
+    'an ISO time or absent',
+  );
+  need(f.verify === undefined || typeof f.verify === 'boolean', 'verify', 'true, false or absent');
+  return {
+    id: f.id as string,
+    ns: [...(f.ns as number[])],
+    createdAt: f.createdAt as string,
+    targetSeconds: f.targetSeconds as number,
+    units: { ...(f.units as Record<string, number>) },
+    ...(f.estimates === undefined
+      ? {}
+      : { estimates: { ...(f.estimates as Record<string, number>) } }),
+    ...(f.cancelledAt === undefined ? {} : { cancelledAt: f.cancelledAt as string }),
+    ...(f.verify === undefined ? {} : { verify: f.verify as boolean }),
+  };
+}
+
 /** A worker is live when its last heartbeat is younger than this. */
 export const WORKER_TTL_MS = 15_000;
 
@@ -59,10 +108,16 @@ export class SweepRegistry {
       .exec();
   }
 
+  /** The sweep, or undefined when no sweep has this id. */
+  async find(id: string): Promise<SweepRecord | undefined> {
+    const json = SWEEP_ID.test(id) ? await this.redis.get(this.keys.sweep(id)) : null;
+    return json === null ? undefined : parseSweepRecord(JSON.parse(json));
+  }
+
   /** The sweep, or an InvalidInputError naming the sweeps that exist. */
   async get(id: string): Promise<SweepRecord> {
-    const json = SWEEP_ID.test(id) ? await this.redis.get(this.keys.sweep(id)) : null;
-    if (json === null) {
+    const sweep = await this.find(id);
+    if (sweep === undefined) {
       const known = await this.redis.zrange(this.keys.sweeps, -5, -1);
       throw new InvalidInputError(
         'sweep',
@@ -70,14 +125,16 @@ export class SweepRegistry {
         known.length ? `a sweep id such as ${known.join(', ')}` : 'a sweep id (none exist yet)',
       );
     }
-    return JSON.parse(json) as SweepRecord;
+    return sweep;
   }
 
   async list(): Promise<SweepRecord[]> {
     const ids = await this.redis.zrange(this.keys.sweeps, 0, -1);
     if (ids.length === 0) return [];
     const values = await this.redis.mget(...ids.map((id) => this.keys.sweep(id)));
-    return values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as SweepRecord);
+    return values
+      .filter((v): v is string => v !== null)
+      .map((v) => parseSweepRecord(JSON.parse(v)));
   }
 
   async heartbeat(info: WorkerInfo): Promise<void> {

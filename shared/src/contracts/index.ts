@@ -41,6 +41,7 @@ export {
   parseChildResult,
   wholeDepth,
   parseSumChild,
+  parseMismatch,
 } from './job-results.js';
 export { type StoreKeys, storeKeys } from './store-keys.js';
 export {

@@ -29,7 +29,7 @@ export const statusCommand = defineCommand(
             size.state === 'done'
               ? `S = ${size.S}`
               : `${size.unitsDone}/${size.units} units${size.reason ? `  ${size.reason}` : ''}`;
-          lines.push(`  n = ${String(size.n).padStart(2)}  ${size.state.padEnd(7)}  ${detail}`);
+          lines.push(`  n = ${String(size.n).padStart(2)}  ${size.state.padEnd(9)}  ${detail}`);
         }
       }
       if (report.sweeps.length === 0) lines.push('no sweeps');
