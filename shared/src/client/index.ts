@@ -52,6 +52,7 @@ export {
 export {
   SweepRegistry,
   parseSweepRecord,
+  parseWorkerInfo,
   type SweepRecord,
   type WorkerInfo,
   WORKER_TTL_MS,

@@ -7,11 +7,13 @@ import {
   isDecimal,
   type Mismatch,
   parseDepthResult,
+  parseCompletionRecord,
   parseMismatch,
   parseUnitResult,
   type UnitResult,
 } from '../contracts/job-results.js';
 import { type StoreKeys, storeKeys } from '../contracts/store-keys.js';
+import { InvalidInputError } from '../kernel/errors.js';
 import {
   encodePlannedUnit,
   PLAN_HEADER_FIELD,
@@ -202,7 +204,7 @@ export class ResultStore {
   async disagreements(): Promise<Disagreement[]> {
     const raw = await this.redis.hvals(this.keys.disagreements);
     return raw
-      .map((json) => JSON.parse(json) as Disagreement)
+      .map((json) => parseDisagreement(JSON.parse(json)))
       .sort((a, b) => a.at.localeCompare(b.at));
   }
 
@@ -498,8 +500,40 @@ export class ResultStore {
 
   async record(n: number): Promise<CompletionRecord | undefined> {
     const json = await this.redis.hget(this.keys.records, String(n));
-    return json === null ? undefined : (JSON.parse(json) as CompletionRecord);
+    return json === null ? undefined : parseCompletionRecord(JSON.parse(json));
   }
+}
+
+/** A Disagreement read back from the store, every field checked. */
+function parseDisagreement(value: unknown): Disagreement {
+  const what = 'disagreement';
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidInputError(what, value, 'an object');
+  }
+  const f = value as Record<string, unknown>;
+  const need = (ok: boolean, name: string, allowed: string): void => {
+    if (!ok) throw new InvalidInputError(`${what}.${name}`, f[name], allowed);
+  };
+  need(Number.isInteger(f.n) && (f.n as number) >= 1, 'n', 'n ≥ 1');
+  need(Number.isInteger(f.depth) && (f.depth as number) >= 0, 'depth', 'D ≥ 0');
+  need(f.role === 'primary' || f.role === 'check', 'role', '"primary" or "check"');
+  need(isDecimal(f.counted), 'counted', 'a decimal string');
+  // '' where the stored record was unreadable (then it disagrees with any count).
+  need(f.stored === '' || isDecimal(f.stored), 'stored', 'a decimal string or ""');
+  for (const name of ['unit', 'storedWorker', 'countedWorker', 'at']) {
+    need(typeof f[name] === 'string', name, 'a string');
+  }
+  return {
+    n: f.n as number,
+    depth: f.depth as number,
+    role: f.role as Role,
+    unit: f.unit as string,
+    stored: f.stored as string,
+    storedWorker: f.storedWorker as string,
+    counted: f.counted as string,
+    countedWorker: f.countedWorker as string,
+    at: f.at as string,
+  };
 }
 
 function readUnit(json: string): UnitResult | undefined {

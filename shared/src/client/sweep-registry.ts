@@ -87,6 +87,52 @@ export function parseSweepRecord(value: unknown): SweepRecord {
   };
 }
 
+/** A WorkerInfo (a heartbeat) read back from Redis, every field checked. */
+export function parseWorkerInfo(value: unknown): WorkerInfo {
+  const what = 'worker heartbeat';
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidInputError(what, value, 'an object');
+  }
+  const f = value as Record<string, unknown>;
+  const need = (ok: boolean, name: string, allowed: string): void => {
+    if (!ok) throw new InvalidInputError(`${what}.${name}`, f[name], allowed);
+  };
+  const count = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
+  const optional = (name: string, ok: (v: unknown) => boolean, allowed: string): void =>
+    need(f[name] === undefined || ok(f[name]), name, `${allowed} or absent`);
+  for (const name of ['id', 'host', 'startedAt'])
+    need(typeof f[name] === 'string', name, 'a string');
+  need(count(f.pid), 'pid', 'a process id');
+  need(
+    Number.isInteger(f.concurrency) && (f.concurrency as number) >= 1,
+    'concurrency',
+    'slots ≥ 1',
+  );
+  need(
+    Array.isArray(f.active) && f.active.every((id) => typeof id === 'string'),
+    'active',
+    'a list of job ids',
+  );
+  optional('memoryBytes', count, 'bytes');
+  optional('version', (v) => typeof v === 'string', 'a version');
+  optional('jobsDone', count, 'a count');
+  optional('busyMs', (v) => typeof v === 'number' && v >= 0, 'milliseconds');
+  optional('heartbeatAt', (v) => typeof v === 'string', 'an ISO time');
+  return {
+    id: f.id as string,
+    host: f.host as string,
+    pid: f.pid as number,
+    concurrency: f.concurrency as number,
+    startedAt: f.startedAt as string,
+    active: [...(f.active as string[])],
+    ...(f.memoryBytes === undefined ? {} : { memoryBytes: f.memoryBytes as number }),
+    ...(f.version === undefined ? {} : { version: f.version as string }),
+    ...(f.jobsDone === undefined ? {} : { jobsDone: f.jobsDone as number }),
+    ...(f.busyMs === undefined ? {} : { busyMs: f.busyMs as number }),
+    ...(f.heartbeatAt === undefined ? {} : { heartbeatAt: f.heartbeatAt as string }),
+  };
+}
+
 /** A worker is live when its last heartbeat is younger than this. */
 export const WORKER_TTL_MS = 15_000;
 
@@ -163,6 +209,14 @@ export class SweepRegistry {
     const ids = await this.redis.zrange(this.keys.workers, 0, -1);
     if (ids.length === 0) return [];
     const values = await this.redis.hmget(this.keys.workerInfo, ...ids);
-    return values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as WorkerInfo);
+    // An unreadable heartbeat (a forged or foreign one) is left out, not let stop status or a
+    // submission: it names no worker this pipeline can use.
+    return values.flatMap((v) => {
+      try {
+        return v === null ? [] : [parseWorkerInfo(JSON.parse(v))];
+      } catch {
+        return [];
+      }
+    });
   }
 }

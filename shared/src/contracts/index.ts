@@ -42,6 +42,7 @@ export {
   wholeDepth,
   parseSumChild,
   parseMismatch,
+  parseCompletionRecord,
 } from './job-results.js';
 export { type StoreKeys, storeKeys } from './store-keys.js';
 export {

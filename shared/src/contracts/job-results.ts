@@ -336,3 +336,47 @@ export function parseMismatch(value: unknown): Mismatch {
     }),
   };
 }
+
+/** A CompletionRecord read back from the result store. */
+export function parseCompletionRecord(value: unknown): CompletionRecord {
+  const what = 'completion record';
+  const f = fieldsOf(value, what);
+  const depthList = (name: string, v: unknown): DepthResult[] =>
+    check<unknown[]>(Array.isArray(v), what, name, v, 'a list of depth results').map(
+      parseDepthResult,
+    );
+  return {
+    n: check<number>(Number.isInteger(f.n) && (f.n as number) >= 1, what, 'n', f.n, 'n ≥ 1'),
+    S: check<string>(isDecimal(f.S), what, 'S', f.S, 'a decimal string'),
+    sweepId: check<string>(
+      typeof f.sweepId === 'string' && SWEEP_ID.test(f.sweepId),
+      what,
+      'sweepId',
+      f.sweepId,
+      'a sweep id',
+    ),
+    completedAt: check<string>(
+      typeof f.completedAt === 'string',
+      what,
+      'completedAt',
+      f.completedAt,
+      'an ISO time',
+    ),
+    cpuSeconds: check<number>(
+      typeof f.cpuSeconds === 'number' && f.cpuSeconds >= 0,
+      what,
+      'cpuSeconds',
+      f.cpuSeconds,
+      'a number ≥ 0',
+    ),
+    depths: depthList('depths', f.depths),
+    workers: check<string[]>(
+      Array.isArray(f.workers) && f.workers.every((w) => typeof w === 'string'),
+      what,
+      'workers',
+      f.workers,
+      'a list of worker ids',
+    ),
+    ...(f.checks === undefined ? {} : { checks: depthList('checks', f.checks) }),
+  };
+}
