@@ -192,9 +192,12 @@ export class SweepProgressReader {
     if (sweeps.length === 0) return [];
     const now = options.now ?? Date.now();
     const ns = [...new Set(sweeps.flatMap((s) => s.ns))];
-    const [stored, queues, doneAt] = await Promise.all([
-      this.store.progress(ns, { unitSeconds: options.depths ?? false }),
+    // Sent together on one connection, so Redis runs them in this order: the queues first. A sum
+    // job completes only after S(n) is stored, so a sum job seen finished or gone here has its
+    // S(n) in the store read that follows (unless it was withdrawn): never cancelled by a race.
+    const [queues, stored, doneAt] = await Promise.all([
       this.queueState(ns),
+      this.store.progress(ns, { unitSeconds: options.depths ?? false }),
       this.store.completionTimes(sweeps),
     ]);
     const plans = options.depths ? await this.depthPlans(stored) : new Map<string, DepthPlan>();
