@@ -27,7 +27,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-describe('when a waiting sweep is cancelled and then retried', () => {
+describe('when a queued sweep is cancelled and then retried', () => {
   const prefix = uniquePrefix('cancel');
   let client: PipelineClient;
   let workers: ChildProcess[] = [];
@@ -59,7 +59,7 @@ describe('when a waiting sweep is cancelled and then retried', () => {
     const report = JSON.parse(status.stdout) as StatusReport;
     const sweep = report.sweeps.find((s) => s.sweep.id === id);
     expect(sweep?.sweep.cancelledAt).toEqual(expect.any(String));
-    expect(sweep?.sizes.map((s) => s.state)).toEqual(ns.map(() => 'missing'));
+    expect(sweep?.sizes.map((s) => s.state)).toEqual(ns.map(() => 'cancelled'));
     expect(sweep?.done).toBe(0);
     await expect(client.waitFor(id)).rejects.toBeInstanceOf(SweepFailedError);
 

@@ -122,7 +122,7 @@ function renderSweeps(sweeps: readonly SweepView[]): void {
 }
 
 function sweepCard(sweep: SweepView): HTMLElement {
-  const canCancel = sweep.status === 'active' || sweep.status === 'waiting';
+  const canCancel = sweep.status === 'running' || sweep.status === 'queued';
   const canRetry = sweep.status === 'failed' || sweep.status === 'cancelled';
   const actions = h('div', { class: 'sweep-actions' });
   actions.append(timelineButton(sweep.id));
@@ -466,7 +466,7 @@ function renderWorkers(workers: readonly WorkerView[]): void {
           {},
           w.busyShare === null
             ? '—'
-            : h('span', {}, bar(w.busyShare, 'active', true), `${Math.round(w.busyShare * 100)}%`),
+            : h('span', {}, bar(w.busyShare, 'running', true), `${Math.round(w.busyShare * 100)}%`),
         ),
         h('td', { class: 'num' }, ago(w.startedAt)),
       ),

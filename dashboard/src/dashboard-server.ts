@@ -1,4 +1,4 @@
-// createDashboardServer(): the Express app with its Redis connections, live feed, metrics and
+// createDashboardServer(): the Express app with the pipeline client's connection, live feed, metrics and
 // bull-board, ready to listen. main.ts (and tests) call listen() and close().
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -6,23 +6,16 @@ import type { AddressInfo } from 'node:net';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import {
-  CountQueues,
-  createRedis,
+  type CountQueues,
   isConnectionError,
+  type ProgressQueues,
   RedisUnavailableError,
-  redisOptions,
-  SweepRegistry,
 } from '@weak-queens/shared/client';
-import {
-  InvalidInputError,
-  QUEUE_NAMES,
-  queueStreams,
-  WeakQueensError,
-} from '@weak-queens/shared/contracts';
+import { InvalidInputError, WeakQueensError } from '@weak-queens/shared/contracts';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { apiRouter } from './api-router.js';
 import { TokenAuth } from './auth.js';
@@ -56,32 +49,23 @@ export class DashboardServer {
   constructor(options: DashboardOptions) {
     this.options = compileDashboardOptions(options);
     const { config, logger, token, pollMs } = this.options;
-    this.redis = createRedis(config, 'producer');
-    this.redis.on('error', (err) => logger.debug({ err }, 'redis connection error'));
+    // One connection and one pair of queues, the pipeline client's, for every read and control.
     this.client = new PipelineClient(config);
-    const queueOptions = {
-      connection: redisOptions(config, 'producer'),
-      prefix: config.prefix,
-      streams: queueStreams(),
-    };
-    const quiet = (queue: Queue): void => {
-      queue.on('error', (err) => logger.debug({ err }, 'queue connection error'));
-    };
-    this.queues = {
-      count: new CountQueues(this.redis, queueOptions, quiet),
-      aggregate: new Queue(QUEUE_NAMES.aggregate, queueOptions),
-    };
-    quiet(this.queues.aggregate);
-    const reader = new SnapshotReader(this.redis, config.prefix, this.queues, (ns) =>
-      this.client.unfitUnits(ns),
-    );
+    const connection = this.client.connection;
+    this.redis = connection.redis;
+    this.queues = { count: connection.countQueues, aggregate: connection.queues.aggregate };
+    this.redis.on('error', (err) => logger.debug({ err }, 'redis connection error'));
+    for (const queue of [connection.queues.count, connection.queues.aggregate]) {
+      queue.on('error', (err: Error) => logger.debug({ err }, 'queue connection error'));
+    }
+    const reader = new SnapshotReader(this.client);
     this.feed = new LiveFeed({ read: () => reader.read(), pollMs, logger });
     this.metrics = new DashboardMetrics({
       config,
       logger,
       countQueues: this.queues.count,
       aggregate: this.queues.aggregate,
-      registry: new SweepRegistry(this.redis, config.prefix),
+      registry: this.client.registry,
     });
 
     const auth = new TokenAuth(token);
@@ -115,7 +99,7 @@ export class DashboardServer {
       apiRouter({
         client: this.client,
         reader,
-        timelines: new TimelineReader(this.redis, config.prefix),
+        timelines: new TimelineReader(this.client),
         feed: this.feed,
         removeTimeoutMs: 5_000,
       }),
@@ -182,9 +166,7 @@ export class DashboardServer {
       await closed;
     }
     await this.metrics.close();
-    await Promise.allSettled([this.queues.count.close(), this.queues.aggregate.close()]);
     await this.client.close();
-    await this.redis.quit().catch(() => undefined);
   }
 }
 

@@ -2,23 +2,14 @@
 // the queue counts. The server builds one of these per poll and pushes it to every open page.
 // Counts are decimal strings; times are ISO strings or seconds.
 
-/** An (n, D): `done` has its value; `cancelled` means its jobs were removed before it finished. */
-export type DepthStatus = 'waiting' | 'active' | 'done' | 'failed' | 'cancelled';
+import type { DepthProgress, ProgressStatus } from '@weak-queens/shared/client';
 
-export interface DepthView {
-  readonly depth: number;
-  readonly status: DepthStatus;
-  readonly algorithm: string;
-  readonly unitsDone: number;
-  readonly units: number;
-  /** Single-core seconds spent on its units so far (running ones included). */
-  readonly seconds: number;
-  /** Estimated seconds until done (null when unknown or not running). */
-  readonly etaSeconds: number | null;
-  /** N(n, D) once done. */
-  readonly value: string | null;
-  readonly reason: string | null;
-}
+/** The status words of the whole pipeline (the client's): `wq status` says the same. */
+export type DepthStatus = ProgressStatus;
+export type SweepStatus = ProgressStatus;
+
+/** An (n, D) as the client's progress reader sees it: `done` has its value. */
+export type DepthView = DepthProgress;
 
 export interface SizeView {
   readonly n: number;
@@ -30,8 +21,6 @@ export interface SizeView {
   readonly reason: string | null;
   readonly depths: readonly DepthView[];
 }
-
-export type SweepStatus = 'waiting' | 'active' | 'done' | 'failed' | 'cancelled';
 
 export interface SweepView {
   readonly id: string;

@@ -243,10 +243,10 @@ describe('when a unit fails and the sweep is retried from the dashboard', () => 
     await dashboard?.close();
   });
 
-  it('cancels a waiting sweep, shows it cancelled, and retries it', async () => {
+  it('cancels a queued sweep, shows it cancelled, and retries it', async () => {
     const submitted = await post(base, '/api/sweeps', { ns: '7', targetSeconds: 10 });
     const id = submitted.json<{ sweep: { id: string } }>().sweep.id;
-    expect((await http(base, `/api/sweeps/${id}`)).json<SweepView>().status).toBe('waiting');
+    expect((await http(base, `/api/sweeps/${id}`)).json<SweepView>().status).toBe('queued');
     const cancelled = await post(base, `/api/sweeps/${id}/cancel`, {});
     expect(cancelled.status).toBe(200);
     expect(cancelled.json()).toEqual({ id, removed: [7], left: [] });
@@ -257,7 +257,7 @@ describe('when a unit fails and the sweep is retried from the dashboard', () => 
     const retried = await post(base, `/api/sweeps/${id}/retry`, {});
     expect(retried.status, retried.text).toBe(200);
     expect(retried.json<{ added: number }>().added).toBeGreaterThan(0);
-    expect((await http(base, `/api/sweeps/${id}`)).json<SweepView>().status).toBe('waiting');
+    expect((await http(base, `/api/sweeps/${id}`)).json<SweepView>().status).toBe('queued');
   });
 
   it('shows the failed n with the reason, and a retry finishes it exactly', async () => {

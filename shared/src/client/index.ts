@@ -4,17 +4,22 @@
 // all reach Redis through here.
 export {
   PipelineClient,
-  type SizeProgress,
-  type UnfitUnit,
   type SizeResults,
-  type SizeState,
-  type SizeTiming,
-  type DepthTiming,
   type StatusReport,
-  type SweepProgress,
   type SweepSubmission,
   type VerifyOutcome,
 } from './pipeline-client.js';
+export {
+  SweepProgressReader,
+  type DepthProgress,
+  type DepthTiming,
+  type ProgressQueues,
+  type ProgressReadOptions,
+  type ProgressStatus,
+  type SizeProgress,
+  type SizeTiming,
+  type SweepProgress,
+} from './sweep-progress-reader.js';
 export { SweepFailedError } from './sweep-failed-error.js';
 export { resultsCsv, resultsJsonLine } from './result-formats.js';
 export {
@@ -39,9 +44,17 @@ export {
 export { CountQueues } from './count-queues.js';
 export { type UnitRouting, unitRouting, workerSlotBytes } from './unit-routing.js';
 export { PRIORITY_LIMIT, unitPriority } from './priority.js';
-export { ResultStore, type Role, type PutUnitOutcome, type Disagreement } from './result-store.js';
+export {
+  ResultStore,
+  type Role,
+  type PutUnitOutcome,
+  type Disagreement,
+  type StoredSize,
+} from './result-store.js';
 export {
   SweepRegistry,
+  parseSweepRecord,
+  parseWorkerInfo,
   type SweepRecord,
   type WorkerInfo,
   WORKER_TTL_MS,

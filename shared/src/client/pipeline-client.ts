@@ -32,58 +32,13 @@ import { type ClusterDescription, planForCluster } from './cluster-plan.js';
 import { type PlannedSize, planSize } from './sweep-planner.js';
 import { SubmitLock } from './submit-lock.js';
 import { SweepFailedError } from './sweep-failed-error.js';
-
-export type SizeState = 'done' | 'queued' | 'running' | 'failed' | 'missing';
-
-export interface SizeProgress {
-  readonly n: number;
-  readonly state: SizeState;
-  readonly unitsDone: number;
-  readonly units: number;
-  readonly S?: string;
-  readonly reason?: string;
-  /** `wq status` only: the plan's expected seconds next to the measured ones. */
-  readonly timing?: SizeTiming;
-  /** Units waiting in a class queue that no live worker consumes (`wq replan` helps). */
-  readonly unfit?: readonly UnfitUnit[];
-}
-
-/** A unit that needs more memory than any live worker has per slot. */
-export interface UnfitUnit {
-  readonly jobId: string;
-  readonly queue: string;
-  readonly n: number;
-  readonly depth: number;
-  /** Its estimated peak memory (bytes). */
-  readonly bytes: number;
-  /** The largest per-slot memory of a live worker (0: none live). */
-  readonly largestSlotBytes: number;
-}
-
-/** Expected (calibrated plan) against measured single-core seconds of one n. */
-export interface SizeTiming {
-  readonly estimateSeconds?: number;
-  /** Summed over the N(n, D) stored so far. */
-  readonly actualSeconds: number;
-  readonly depths: readonly DepthTiming[];
-}
-
-export interface DepthTiming {
-  readonly depth: number;
-  readonly algorithm: string;
-  readonly units: number;
-  readonly estimateSeconds?: number;
-  readonly actualSeconds: number;
-}
-
-export interface SweepProgress {
-  readonly sweep: SweepRecord;
-  readonly sizes: readonly SizeProgress[];
-  readonly done: number;
-  readonly total: number;
-  readonly unitsDone: number;
-  readonly units: number;
-}
+import {
+  type SweepProgress,
+  type UnfitUnit,
+  SweepProgressReader,
+  type ProgressQueues,
+  type ProgressReadOptions,
+} from './sweep-progress-reader.js';
 
 export interface SweepSubmission {
   readonly sweep: SweepRecord;
@@ -294,74 +249,49 @@ export class PipelineClient {
     return unfit.sort((a, b) => a.n - b.n || a.depth - b.depth || b.bytes - a.bytes);
   }
 
-  async progress(sweepId: string): Promise<SweepProgress> {
-    return this.progressOf(await this.registry.get(sweepId));
+  /** The one reader of sweep progress (the dashboard reads through it too). */
+  get progressReader(): SweepProgressReader {
+    this.reader ??= new SweepProgressReader(
+      this.redis,
+      this.store,
+      this.registry,
+      this.progressQueues,
+    );
+    return this.reader;
   }
 
-  private async progressOf(sweep: SweepRecord): Promise<SweepProgress> {
-    const sums = await this.store.sums(sweep.ns);
-    const unfit = await this.unfitUnits(sweep.ns.filter((n) => !sums.has(n)));
-    const sizes: SizeProgress[] = [];
-    for (const n of sweep.ns) {
-      const units = sweep.units[n] ?? n;
-      const S = sums.get(n);
-      if (S !== undefined) {
-        sizes.push({ n, state: 'done', unitsDone: units, units, S });
-        continue;
-      }
-      let stored = 0;
-      for (let d = 0; d < n; d++) {
-        stored += await this.store.unitCount(n, d);
-        if (sweep.verify) stored += await this.store.unitCount(n, d, 'check');
-      }
-      const unitsDone = Math.min(stored, units);
-      const job = await this.queues.aggregate.getJob(sumJobId(n));
-      const state = job ? await job.getState() : 'unknown';
-      if (state === 'failed') {
-        sizes.push({ n, state: 'failed', unitsDone, units, reason: await this.rootCause(job) });
-      } else if (state === 'unknown') {
-        // S(n) may have been published (and its finished root replaced) since the read above.
-        const published = (await this.store.sums([n])).get(n);
-        if (published !== undefined) {
-          sizes.push({ n, state: 'done', unitsDone: units, units, S: published });
-          continue;
-        }
-        sizes.push({ n, state: 'missing', unitsDone, units });
-      } else if (state === 'completed') {
-        // Finished: S(n) was published after the read above, or it was deleted or withdrawn.
-        const published = (await this.store.sums([n])).get(n);
-        if (published !== undefined) {
-          sizes.push({ n, state: 'done', unitsDone: units, units, S: published });
-          continue;
-        }
-        const withdrawn = await this.store.mismatch(n);
-        sizes.push({
-          n,
-          state: 'failed',
-          unitsDone,
-          units,
-          reason: withdrawn
-            ? `S(${n}) was withdrawn: a recount disagreed (${withdrawn.depths.map((d) => `N(${n}, ${d.depth}): ${d.value} against ${d.expected}`).join('; ')})`
-            : `S(${n}) is no longer in the result store; submit it again to recount it`,
-        });
-      } else {
-        const stuck = unfit.filter((u) => u.n === n);
-        sizes.push({
-          n,
-          state: unitsDone > 0 ? 'running' : 'queued',
-          unitsDone,
-          units,
-          ...(stuck.length ? { unfit: stuck } : {}),
-        });
-      }
-    }
+  private reader?: SweepProgressReader;
+
+  /** The connection and queues this client reads through, for a front end to share. */
+  get connection(): {
+    readonly redis: Redis;
+    readonly queues: ProgressQueues;
+    /** `count` and the memory-class count queues in use. */
+    readonly countQueues: CountQueues;
+  } {
+    return { redis: this.redis, queues: this.progressQueues, countQueues: this.queues.count };
+  }
+
+  /** The queues progress reads: `count` (units of every worker) and `aggregate`. */
+  private get progressQueues(): ProgressQueues {
+    return { count: this.queues.count.get(), aggregate: this.queues.aggregate };
+  }
+
+  async progress(sweepId: string, options: ProgressReadOptions = {}): Promise<SweepProgress> {
+    return this.withUnfit(await this.progressReader.sweep(sweepId, options));
+  }
+
+  /** Names, on each unfinished n, its units that wait for memory no live worker has. */
+  async withUnfit(progress: SweepProgress): Promise<SweepProgress> {
+    const open = progress.sizes.filter((s) => s.state !== 'done').map((s) => s.n);
+    const unfit = await this.unfitUnits(open);
+    if (unfit.length === 0) return progress;
     return {
-      sweep,
-      sizes,
-      done: sizes.filter((s) => s.state === 'done').length,
-      total: sizes.length,
-      unitsDone: sizes.reduce((t, s) => t + s.unitsDone, 0),
-      units: sizes.reduce((t, s) => t + s.units, 0),
+      ...progress,
+      sizes: progress.sizes.map((size) => {
+        const stuck = unfit.filter((u) => u.n === size.n);
+        return stuck.length ? { ...size, unfit: stuck } : size;
+      }),
     };
   }
 
@@ -397,7 +327,7 @@ export class PipelineClient {
       }
       options.onProgress?.(progress);
       if (progress.done === progress.total) return progress;
-      const broken = progress.sizes.find((s) => s.state === 'failed' || s.state === 'missing');
+      const broken = progress.sizes.find((s) => s.state === 'failed' || s.state === 'cancelled');
       if (broken) {
         throw new SweepFailedError(
           sweepId,
@@ -530,22 +460,17 @@ export class PipelineClient {
   }
 
   async status(): Promise<StatusReport> {
-    const sweeps: SweepProgress[] = [];
-    for (const sweep of await this.registry.list()) {
-      const progress = await this.progressOf(sweep);
-      const sizes: SizeProgress[] = [];
-      for (const size of progress.sizes) {
-        sizes.push({ ...size, timing: await this.timing(size.n, sweep.estimates?.[size.n]) });
-      }
-      sweeps.push({ ...progress, sizes });
-    }
-    return {
-      sweeps,
-      calibration: await this.store.calibration(),
-      disagreements: await this.store.disagreements(),
-      workers: await this.registry.liveWorkers(),
-      jobs: await this.jobCounts(),
-    };
+    const [sweeps, calibration, disagreements, workers, jobs] = await Promise.all([
+      this.registry
+        .list()
+        .then((list) => this.progressReader.read(list, { timing: true }))
+        .then((read) => Promise.all(read.map((p) => this.withUnfit(p)))),
+      this.store.calibration(),
+      this.store.disagreements(),
+      this.registry.liveWorkers(),
+      this.jobCounts(),
+    ]);
+    return { sweeps, calibration, disagreements, workers, jobs };
   }
 
   /** Job counts by state of every count queue and of `aggregate`, by queue name. */
@@ -555,23 +480,6 @@ export class PipelineClient {
       counts[queue.name] = await queue.getJobCounts();
     counts[QUEUE_NAMES.aggregate] = await this.queues.aggregate.getJobCounts();
     return counts;
-  }
-
-  private async timing(n: number, estimateSeconds: number | undefined): Promise<SizeTiming> {
-    const depths: DepthTiming[] = [...(await this.store.depths(n)).values()]
-      .sort((a, b) => a.depth - b.depth)
-      .map((d) => ({
-        depth: d.depth,
-        algorithm: d.algorithm,
-        units: d.units,
-        ...(d.estimateSeconds === undefined ? {} : { estimateSeconds: d.estimateSeconds }),
-        actualSeconds: d.seconds,
-      }));
-    return {
-      ...(estimateSeconds === undefined ? {} : { estimateSeconds }),
-      actualSeconds: depths.reduce((t, d) => t + d.actualSeconds, 0),
-      depths,
-    };
   }
 
   /** Every job in both queues, whatever its state (used to prove a resubmission adds none). */
@@ -602,8 +510,8 @@ export class PipelineClient {
 
   /** Re-runs what a sweep is missing: failed or cancelled n are removed and planned again. */
   async retry(sweepId: string, options: { timeoutMs?: number } = {}): Promise<SweepSubmission> {
-    const sweep = await this.registry.get(sweepId);
-    const progress = await this.progressOf(sweep);
+    const progress = await this.progressReader.sweep(sweepId);
+    const { sweep } = progress;
     const broken = progress.sizes.filter((s) => s.state === 'failed').map((s) => s.n);
     const { left } = await this.removeSizes(broken, options.timeoutMs ?? 60_000);
     if (left.length) {

@@ -251,7 +251,7 @@ function parseCompletionRecord(fields: Record<string, unknown>): CompletionRecor
     completedAt,
     cpuSeconds,
     depths: depths.map(parseDepthResult),
-    workers: workers as string[],
+    workers: workers,
     ...(checks ? { checks: (checks as unknown[]).map(parseDepthResult) } : {}),
   };
 }

@@ -43,6 +43,101 @@ export interface WorkerInfo {
   readonly heartbeatAt?: string;
 }
 
+/** A SweepRecord read back from Redis, every field checked. */
+export function parseSweepRecord(value: unknown): SweepRecord {
+  const what = 'sweep record';
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidInputError(what, value, 'an object');
+  }
+  const f = value as Record<string, unknown>;
+  const need = (ok: boolean, name: string, allowed: string): void => {
+    if (!ok) throw new InvalidInputError(`${what}.${name}`, f[name], allowed);
+  };
+  const numbers = (v: unknown): v is Record<string, number> =>
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    Object.values(v).every((x) => typeof x === 'number' && x >= 0);
+  need(typeof f.id === 'string' && SWEEP_ID.test(f.id), 'id', 'a sweep id');
+  need(
+    Array.isArray(f.ns) && f.ns.every((n) => Number.isInteger(n) && (n as number) >= 1),
+    'ns',
+    'a list of n ≥ 1',
+  );
+  need(
+    typeof f.createdAt === 'string' && !Number.isNaN(Date.parse(f.createdAt)),
+    'createdAt',
+    'an ISO time',
+  );
+  need(typeof f.targetSeconds === 'number' && f.targetSeconds > 0, 'targetSeconds', 'seconds > 0');
+  need(numbers(f.units), 'units', 'units per n');
+  need(f.estimates === undefined || numbers(f.estimates), 'estimates', 'seconds per n or absent');
+  need(
+    f.cancelledAt === undefined || typeof f.cancelledAt === 'string',
+    'cancelledAt',
+    'an ISO time or absent',
+  );
+  need(f.verify === undefined || typeof f.verify === 'boolean', 'verify', 'true, false or absent');
+  return {
+    id: f.id as string,
+    ns: [...(f.ns as number[])],
+    createdAt: f.createdAt as string,
+    targetSeconds: f.targetSeconds as number,
+    units: { ...(f.units as Record<string, number>) },
+    ...(f.estimates === undefined
+      ? {}
+      : { estimates: { ...(f.estimates as Record<string, number>) } }),
+    ...(f.cancelledAt === undefined ? {} : { cancelledAt: f.cancelledAt as string }),
+    ...(f.verify === undefined ? {} : { verify: f.verify as boolean }),
+  };
+}
+
+/** A WorkerInfo (a heartbeat) read back from Redis, every field checked. */
+export function parseWorkerInfo(value: unknown): WorkerInfo {
+  const what = 'worker heartbeat';
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidInputError(what, value, 'an object');
+  }
+  const f = value as Record<string, unknown>;
+  const need = (ok: boolean, name: string, allowed: string): void => {
+    if (!ok) throw new InvalidInputError(`${what}.${name}`, f[name], allowed);
+  };
+  const count = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
+  const optional = (name: string, ok: (v: unknown) => boolean, allowed: string): void =>
+    need(f[name] === undefined || ok(f[name]), name, `${allowed} or absent`);
+  for (const name of ['id', 'host', 'startedAt'])
+    need(typeof f[name] === 'string', name, 'a string');
+  need(count(f.pid), 'pid', 'a process id');
+  need(
+    Number.isInteger(f.concurrency) && (f.concurrency as number) >= 1,
+    'concurrency',
+    'slots ≥ 1',
+  );
+  need(
+    Array.isArray(f.active) && f.active.every((id) => typeof id === 'string'),
+    'active',
+    'a list of job ids',
+  );
+  optional('memoryBytes', count, 'bytes');
+  optional('version', (v) => typeof v === 'string', 'a version');
+  optional('jobsDone', count, 'a count');
+  optional('busyMs', (v) => typeof v === 'number' && v >= 0, 'milliseconds');
+  optional('heartbeatAt', (v) => typeof v === 'string', 'an ISO time');
+  return {
+    id: f.id as string,
+    host: f.host as string,
+    pid: f.pid as number,
+    concurrency: f.concurrency as number,
+    startedAt: f.startedAt as string,
+    active: [...(f.active as string[])],
+    ...(f.memoryBytes === undefined ? {} : { memoryBytes: f.memoryBytes as number }),
+    ...(f.version === undefined ? {} : { version: f.version as string }),
+    ...(f.jobsDone === undefined ? {} : { jobsDone: f.jobsDone as number }),
+    ...(f.busyMs === undefined ? {} : { busyMs: f.busyMs as number }),
+    ...(f.heartbeatAt === undefined ? {} : { heartbeatAt: f.heartbeatAt as string }),
+  };
+}
+
 /** A worker is live when its last heartbeat is younger than this. */
 export const WORKER_TTL_MS = 15_000;
 
@@ -64,10 +159,16 @@ export class SweepRegistry {
       .exec();
   }
 
+  /** The sweep, or undefined when no sweep has this id. */
+  async find(id: string): Promise<SweepRecord | undefined> {
+    const json = SWEEP_ID.test(id) ? await this.redis.get(this.keys.sweep(id)) : null;
+    return json === null ? undefined : parseSweepRecord(JSON.parse(json));
+  }
+
   /** The sweep, or an InvalidInputError naming the sweeps that exist. */
   async get(id: string): Promise<SweepRecord> {
-    const json = SWEEP_ID.test(id) ? await this.redis.get(this.keys.sweep(id)) : null;
-    if (json === null) {
+    const sweep = await this.find(id);
+    if (sweep === undefined) {
       const known = await this.redis.zrange(this.keys.sweeps, -5, -1);
       throw new InvalidInputError(
         'sweep',
@@ -75,14 +176,16 @@ export class SweepRegistry {
         known.length ? `a sweep id such as ${known.join(', ')}` : 'a sweep id (none exist yet)',
       );
     }
-    return JSON.parse(json) as SweepRecord;
+    return sweep;
   }
 
   async list(): Promise<SweepRecord[]> {
     const ids = await this.redis.zrange(this.keys.sweeps, 0, -1);
     if (ids.length === 0) return [];
     const values = await this.redis.mget(...ids.map((id) => this.keys.sweep(id)));
-    return values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as SweepRecord);
+    return values
+      .filter((v): v is string => v !== null)
+      .map((v) => parseSweepRecord(JSON.parse(v)));
   }
 
   async heartbeat(info: WorkerInfo): Promise<void> {
@@ -111,6 +214,14 @@ export class SweepRegistry {
     const ids = await this.redis.zrange(this.keys.workers, 0, -1);
     if (ids.length === 0) return [];
     const values = await this.redis.hmget(this.keys.workerInfo, ...ids);
-    return values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as WorkerInfo);
+    // An unreadable heartbeat (a forged or foreign one) is left out, not let stop status or a
+    // submission: it names no worker this pipeline can use.
+    return values.flatMap((v) => {
+      try {
+        return v === null ? [] : [parseWorkerInfo(JSON.parse(v))];
+      } catch {
+        return [];
+      }
+    });
   }
 }

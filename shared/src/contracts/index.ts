@@ -49,6 +49,8 @@ export {
   parseChildResult,
   wholeDepth,
   parseSumChild,
+  parseMismatch,
+  parseCompletionRecord,
 } from './job-results.js';
 export { type StoreKeys, storeKeys } from './store-keys.js';
 export {

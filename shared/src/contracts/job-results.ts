@@ -269,3 +269,114 @@ export function wholeDepth(unit: UnitResult): DepthResult {
     ...(unit.role === undefined ? {} : { role: unit.role }),
   };
 }
+
+/** A Mismatch read back from the result store (`wq status` shows it as the reason). */
+export function parseMismatch(value: unknown): Mismatch {
+  const what = 'mismatch';
+  const f = fieldsOf(value, what);
+  const strings = (v: unknown): boolean =>
+    Array.isArray(v) && v.every((w) => typeof w === 'string');
+  const depths = check<unknown[]>(Array.isArray(f.depths), what, 'depths', f.depths, 'a list');
+  return {
+    n: check<number>(Number.isInteger(f.n) && (f.n as number) >= 1, what, 'n', f.n, 'n ≥ 1'),
+    sweepId: check<string>(
+      typeof f.sweepId === 'string' && SWEEP_ID.test(f.sweepId),
+      what,
+      'sweepId',
+      f.sweepId,
+      'a sweep id',
+    ),
+    at: check<string>(typeof f.at === 'string', what, 'at', f.at, 'an ISO time'),
+    depths: depths.map((item, i) => {
+      const at = `${what}.depths[${i}]`;
+      const d = fieldsOf(item, at);
+      return {
+        depth: check<number>(
+          Number.isInteger(d.depth) && (d.depth as number) >= 0,
+          at,
+          'depth',
+          d.depth,
+          'D ≥ 0',
+        ),
+        value: check<string>(isDecimal(d.value), at, 'value', d.value, 'a decimal string'),
+        algorithm: check<Algorithm>(
+          (ALGORITHMS as readonly unknown[]).includes(d.algorithm),
+          at,
+          'algorithm',
+          d.algorithm,
+          ALGORITHMS.join(', '),
+        ),
+        workers: check<string[]>(strings(d.workers), at, 'workers', d.workers, 'worker ids'),
+        expected: check<string>(
+          isDecimal(d.expected),
+          at,
+          'expected',
+          d.expected,
+          'a decimal string',
+        ),
+        expectedFrom: check<string>(
+          typeof d.expectedFrom === 'string',
+          at,
+          'expectedFrom',
+          d.expectedFrom,
+          'an algorithm or a reference',
+        ),
+        ...(d.expectedWorkers === undefined
+          ? {}
+          : {
+              expectedWorkers: check<string[]>(
+                strings(d.expectedWorkers),
+                at,
+                'expectedWorkers',
+                d.expectedWorkers,
+                'worker ids or absent',
+              ),
+            }),
+      };
+    }),
+  };
+}
+
+/** A CompletionRecord read back from the result store. */
+export function parseCompletionRecord(value: unknown): CompletionRecord {
+  const what = 'completion record';
+  const f = fieldsOf(value, what);
+  const depthList = (name: string, v: unknown): DepthResult[] =>
+    check<unknown[]>(Array.isArray(v), what, name, v, 'a list of depth results').map(
+      parseDepthResult,
+    );
+  return {
+    n: check<number>(Number.isInteger(f.n) && (f.n as number) >= 1, what, 'n', f.n, 'n ≥ 1'),
+    S: check<string>(isDecimal(f.S), what, 'S', f.S, 'a decimal string'),
+    sweepId: check<string>(
+      typeof f.sweepId === 'string' && SWEEP_ID.test(f.sweepId),
+      what,
+      'sweepId',
+      f.sweepId,
+      'a sweep id',
+    ),
+    completedAt: check<string>(
+      typeof f.completedAt === 'string',
+      what,
+      'completedAt',
+      f.completedAt,
+      'an ISO time',
+    ),
+    cpuSeconds: check<number>(
+      typeof f.cpuSeconds === 'number' && f.cpuSeconds >= 0,
+      what,
+      'cpuSeconds',
+      f.cpuSeconds,
+      'a number ≥ 0',
+    ),
+    depths: depthList('depths', f.depths),
+    workers: check<string[]>(
+      Array.isArray(f.workers) && f.workers.every((w) => typeof w === 'string'),
+      what,
+      'workers',
+      f.workers,
+      'a list of worker ids',
+    ),
+    ...(f.checks === undefined ? {} : { checks: depthList('checks', f.checks) }),
+  };
+}

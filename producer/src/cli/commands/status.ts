@@ -30,7 +30,7 @@ export const statusCommand = defineCommand(
             size.state === 'done'
               ? `S = ${size.S}`
               : `${size.unitsDone}/${size.units} units${size.reason ? `  ${size.reason}` : ''}`;
-          lines.push(`  n = ${String(size.n).padStart(2)}  ${size.state.padEnd(7)}  ${detail}`);
+          lines.push(`  n = ${String(size.n).padStart(2)}  ${size.state.padEnd(9)}  ${detail}`);
         }
         lines.push(...unfitLines(s).map((line) => `  ${line}`));
       }
