@@ -12,10 +12,9 @@ import type { Redis } from 'ioredis';
 import {
   type CountQueues,
   isConnectionError,
-  type ProgressQueues,
   RedisUnavailableError,
 } from '@weak-queens/shared/client';
-import { InvalidInputError, WeakQueensError } from '@weak-queens/shared/contracts';
+import { InvalidInputError, QUEUE_NAMES, WeakQueensError } from '@weak-queens/shared/contracts';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { apiRouter } from './api-router.js';
 import { TokenAuth } from './auth.js';

@@ -19,6 +19,7 @@ export {
   type SizeProgress,
   type SizeTiming,
   type SweepProgress,
+  type UnfitUnit,
 } from './sweep-progress-reader.js';
 export { SweepFailedError } from './sweep-failed-error.js';
 export { resultsCsv, resultsJsonLine } from './result-formats.js';

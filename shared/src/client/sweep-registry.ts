@@ -119,6 +119,7 @@ export function parseWorkerInfo(value: unknown): WorkerInfo {
     'a list of job ids',
   );
   optional('memoryBytes', count, 'bytes');
+  optional('slotBytes', count, 'bytes');
   optional('version', (v) => typeof v === 'string', 'a version');
   optional('jobsDone', count, 'a count');
   optional('busyMs', (v) => typeof v === 'number' && v >= 0, 'milliseconds');
@@ -131,6 +132,7 @@ export function parseWorkerInfo(value: unknown): WorkerInfo {
     startedAt: f.startedAt as string,
     active: [...(f.active as string[])],
     ...(f.memoryBytes === undefined ? {} : { memoryBytes: f.memoryBytes as number }),
+    ...(f.slotBytes === undefined ? {} : { slotBytes: f.slotBytes as number }),
     ...(f.version === undefined ? {} : { version: f.version as string }),
     ...(f.jobsDone === undefined ? {} : { jobsDone: f.jobsDone as number }),
     ...(f.busyMs === undefined ? {} : { busyMs: f.busyMs as number }),
