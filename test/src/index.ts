@@ -8,9 +8,9 @@ export {
   FAST_STALLS,
   type TestWorkerOptions,
 } from './worker-processes.js';
-export { KNOWN_S, knownS } from './known-values.js';
 export { until, sleep } from './wait.js';
 export { unitRecords } from './unit-records.js';
 export { type FaultPipeline, openFaultPipeline } from './fault-pipeline.js';
 export { keepTransferAt14x8 } from './transfer-at-14-8.js';
 export { recordOneUnitPlan } from './one-unit-plan.js';
+export { baselineCounts, baselineN } from './baseline-counts.js';
