@@ -26,7 +26,6 @@ export {
   simulateMakespan,
 } from './cluster-plan.js';
 export {
-  cheapestAlgorithm,
   planCheck,
   planDepth,
   planSize,

@@ -20,6 +20,8 @@ export {
   countCompletions,
   estimateCost,
   chooseAlgorithm,
+  type ChoiceOptions,
+  AUTO_CANDIDATES,
   DEFAULT_MAX_BYTES,
 } from './algorithms.js';
 export {
