@@ -11,10 +11,10 @@ import {
   SweepRegistry,
   waitForRedis,
 } from '@weak-queens/shared/client';
+import { KernelPool } from '@weak-queens/shared/kernel';
 import { QUEUE_NAMES } from '@weak-queens/shared/contracts';
 import { createAggregateProcessor } from './aggregate-processor.js';
 import { createCountProcessor } from './count-processor.js';
-import { KernelPool } from './kernel-pool.js';
 import { RedisOutage } from './redis-outage.js';
 import {
   type CompiledWorkerServiceOptions,

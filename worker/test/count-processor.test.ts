@@ -4,7 +4,7 @@
 import { Queue, UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Algorithm } from '@weak-queens/shared/kernel';
+import { type Algorithm, KernelPool } from '@weak-queens/shared/kernel';
 import { createLogger, ResultStore } from '@weak-queens/shared/client';
 import {
   JOB_NAMES,
@@ -14,7 +14,6 @@ import {
   type UnitResult,
 } from '@weak-queens/shared/contracts';
 import { createCountProcessor } from '../dist/count-processor.js';
-import { KernelPool } from '../dist/kernel-pool.js';
 import { startPrivateRedis, type PrivateRedis } from './private-redis.js';
 
 const PREFIX = '{count-processor}';

@@ -34,7 +34,14 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
 
 async function ready(port: number): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const redis = new Redis({ port, lazyConnect: true, maxRetriesPerRequest: 0 });
+    const redis = new Redis({
+      port,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    // Refused while the server starts: the loop asks again, so the event needs no report.
+    redis.on('error', () => undefined);
     try {
       await redis.connect();
       if ((await redis.ping()) === 'PONG') return;

@@ -1,27 +1,44 @@
-// Who may use the kernel pool's slots now: any number of ordinary units side by side, or one
-// whole-machine unit alone. First come, first served, so a waiting whole-machine unit is not
-// overtaken: the units that arrive after it wait, and the running ones drain.
+// Who may use the kernel pool's slots now: up to `capacity` ordinary units side by side within
+// a memory budget, or one whole-machine unit alone. First come, first served, so a waiting
+// whole-machine unit is not overtaken: the units that arrive after it wait, and the running
+// ones drain. Only an ordinary unit too big for the memory left lets a smaller one behind it
+// go first (it would otherwise hold an idle slot for nothing).
 
 interface Waiter {
   readonly alone: boolean;
+  readonly bytes: number;
   readonly grant: () => void;
   readonly deny: (err: Error) => void;
 }
 
 export class SlotGate {
   private beside = 0;
+  private besideBytes = 0;
   private alone = false;
   private readonly queue: Waiter[] = [];
 
+  /**
+   * @param capacity ordinary units at once (the pool's slots)
+   * @param memoryBudget largest sum of estimated bytes of the ordinary units at once; a unit
+   *   larger than the whole budget still runs, with nothing beside it
+   */
+  constructor(
+    private readonly capacity = Infinity,
+    private readonly memoryBudget = Infinity,
+  ) {}
+
   /** Resolves, in arrival order, with the function that gives the hold back. */
-  enter(alone: boolean): Promise<() => void> {
+  enter(alone: boolean, bytes = 0): Promise<() => void> {
     return new Promise<() => void>((resolve, reject) => {
       const release = (): void => {
         if (alone) this.alone = false;
-        else this.beside--;
+        else {
+          this.beside--;
+          this.besideBytes -= bytes;
+        }
         this.pump();
       };
-      this.queue.push({ alone, grant: () => resolve(once(release)), deny: reject });
+      this.queue.push({ alone, bytes, grant: () => resolve(once(release)), deny: reject });
       this.pump();
     });
   }
@@ -32,13 +49,25 @@ export class SlotGate {
   }
 
   private pump(): void {
-    for (;;) {
-      const head = this.queue[0];
-      if (!head || this.alone || (head.alone && this.beside > 0)) return;
-      this.queue.shift();
-      if (head.alone) this.alone = true;
-      else this.beside++;
-      head.grant();
+    for (let i = 0; i < this.queue.length && !this.alone;) {
+      const waiter = this.queue[i] as Waiter;
+      if (waiter.alone) {
+        if (this.beside > 0) return;
+        this.queue.splice(i, 1);
+        this.alone = true;
+        waiter.grant();
+        return;
+      }
+      if (this.beside >= this.capacity) return;
+      const fits = this.beside === 0 || this.besideBytes + waiter.bytes <= this.memoryBudget;
+      if (!fits) {
+        i++;
+        continue;
+      }
+      this.queue.splice(i, 1);
+      this.beside++;
+      this.besideBytes += waiter.bytes;
+      waiter.grant();
     }
   }
 }
