@@ -57,11 +57,15 @@ export const UNIQUE_QUEENS: readonly string[] = [
 const PROBLEM = 'PROBLEM.md';
 /**
  * The seed's algorithm as compiled C++ (shared/baseline/seed-dp.cpp), an implementation
- * independent of the TypeScript kernel the workers run; `seed-dp 1 15 1` printed these.
+ * independent of the TypeScript kernel the workers run. Printed by `seed-dp 1 13 1`,
+ * `seed-dp 14 14 2` and `seed-dp 15 15 1` (S(15): 844 s, one thread) on the 2-core machine.
  */
 const BASELINE = 'baseline/seed-dp.cpp';
 
-/** S(n) for n = 1..15, indexed by n − 1: S(4), S(5) and S(14) are published, the rest printed by the baseline. */
+/**
+ * S(n) for n = 1..15, indexed by n − 1: S(4), S(5) and S(14) are published (PROBLEM.md), the
+ * others printed by the baseline.
+ */
 export const KNOWN_S: readonly string[] = [
   '1',
   '4',
@@ -99,7 +103,7 @@ export function knownSum(n: number): KnownValue | undefined {
   return { value, source: PUBLISHED_S.has(n) ? PROBLEM : BASELINE };
 }
 
-/** S(n) for each n, as the map tests compare `PipelineClient.results` with; throws for an n without one. */
+/** S(n) for each n, as the map tests compare results with; throws for an n without one. */
 export function knownSums(ns: readonly number[]): Map<number, string> {
   return new Map(
     ns.map((n) => {
