@@ -70,7 +70,7 @@ describe('when a sweep runs on two worker processes', () => {
     expect(workers.every((w) => w.exitCode === null)).toBe(true);
   });
 
-  it('gives exactly the values of wq compute for n = 1..11', async () => {
+  it('gives exactly the reference S(n) and the C++ baseline N(n, D) for n = 1..11', async () => {
     const submission = await client.submit(SIZES);
     sweepId = submission.sweep.id;
     expect(submission.sizes.every((s) => s.outcome === 'added')).toBe(true);
