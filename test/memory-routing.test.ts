@@ -5,12 +5,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PipelineClient, type StatusReport, type UnfitUnit } from '@weak-queens/shared/client';
-import { compileConfig, parseUnitKey } from '@weak-queens/shared/contracts';
+import { compileConfig, parseUnitKey, knownSums } from '@weak-queens/shared/contracts';
 import { estimateCost } from '@weak-queens/shared/kernel';
 import {
   deletePrefix,
   killHard,
-  knownS,
   pidOfWorkerName,
   startTestRedis,
   startWorker,
@@ -66,7 +65,7 @@ describe('when a small and a large worker share a sweep', () => {
     await client.waitFor(sweep.id);
 
     const results = await client.results(ns);
-    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownS(ns));
+    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownSums(ns));
     const ran = new Map<number, number[]>();
     for (const [where, unit] of await unitRecords(client.store, ns)) {
       const bytes = unitBytes(unit.n, unit.depth, unit.unit, unit.algorithm);
@@ -164,7 +163,7 @@ describe('when a unit fits no live worker', () => {
       ),
     );
     await client.waitFor(first.sweep.id);
-    expect((await client.results([12]))[0]?.S).toBe(knownS([12]).get(12));
+    expect((await client.results([12]))[0]?.S).toBe(knownSums([12]).get(12));
     // Only the small worker was live: it counted every unit of the replanned sweep.
     const pids = [...(await unitRecords(client.store, [12])).values()].map((u) =>
       pidOfWorkerName(u.worker),
@@ -178,7 +177,7 @@ describe('when a unit fits no live worker', () => {
     expect(wait.code).toBe(0);
     expect(wait.stderr).toContain('1 unit(s) fit no live worker');
     expect(wait.stderr).toContain(`wq replan ${secondId}`);
-    expect(wait.stdout).toContain(`S(11) = ${knownS([11]).get(11)}`);
-    expect((await client.results([11]))[0]?.S).toBe(knownS([11]).get(11));
+    expect(wait.stdout).toContain(`S(11) = ${knownSums([11]).get(11)}`);
+    expect((await client.results([11]))[0]?.S).toBe(knownSums([11]).get(11));
   });
 });

@@ -18,9 +18,9 @@ import {
   countQueueNames,
   QUEUE_NAMES,
 } from '@weak-queens/shared/contracts';
+import { KernelPool } from '@weak-queens/shared/kernel';
 import { createAggregateProcessor } from './aggregate-processor.js';
 import { createCountProcessor } from './count-processor.js';
-import { KernelPool } from './kernel-pool.js';
 import { RedisOutage } from './redis-outage.js';
 import {
   type CompiledWorkerServiceOptions,

@@ -33,7 +33,6 @@ export {
   simulateMakespan,
 } from './cluster-plan.js';
 export {
-  cheapestAlgorithm,
   planCheck,
   planDepth,
   planSize,

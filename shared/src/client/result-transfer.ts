@@ -8,6 +8,7 @@ import {
   type DepthResult,
   InvalidInputError,
   isDecimal,
+  knownSum,
   knownValue,
   parseDepthResult,
   parseUnitResult,
@@ -274,6 +275,12 @@ function checkRecord(record: CompletionRecord): void {
     }
     checkPublished(record.n, d, depth.value);
   });
+  const known = knownSum(record.n);
+  if (known && known.value !== record.S) {
+    throw new Error(
+      `S(${record.n}) = ${record.S} disagrees with the reference ${known.value} (${known.source})`,
+    );
+  }
   const total = record.depths.reduce((t, d) => t + BigInt(d.value), 0n);
   if (total.toString() !== record.S) {
     throw new Error(`S(${record.n}) = ${record.S}, but its N(${record.n}, D) add up to ${total}`);

@@ -6,7 +6,8 @@ import type { FlowJob, FlowJobNode, JobsOptions } from 'bullmq';
 import {
   type Algorithm,
   ALGORITHMS,
-  estimateCost,
+  type ChoiceOptions,
+  chooseAlgorithm,
   planUnits,
   type WorkUnit,
 } from '../kernel/index.js';
@@ -119,9 +120,6 @@ async function recordPlan(plan: PlannedDepth, planId: string, store: ResultStore
   );
 }
 
-/** The algorithms `auto` chooses from; the seed's sorted merge is the reference, never faster. */
-const CANDIDATES: readonly Algorithm[] = ['window-transfer', 'dfs'];
-
 /**
  * Plans one (n, D): the cheapest candidate by calibrated seconds among those whose memory
  * estimate fits `maxUnitBytes` (the DFS always fits), split until no unit is expected above
@@ -137,7 +135,7 @@ export function planDepth(
   algorithm?: Algorithm,
 ): PlannedDepth {
   const calibration = options.calibration ?? {};
-  const chosen = algorithm ?? cheapestAlgorithm(n, depth, CANDIDATES, options) ?? 'dfs';
+  const chosen = algorithm ?? chooseAlgorithm(n, depth, choiceOptions(options)).algorithm;
   const ratio = calibrationRatio(calibration, chosen);
   // Estimates scale by the ratio, so "calibrated ≤ target" is "kernel estimate ≤ target / ratio".
   const units = planUnits(n, depth, {
@@ -152,22 +150,15 @@ export function planDepth(
   return { n, depth, algorithm: chosen, units };
 }
 
-/** The candidate with the lowest calibrated cost whose whole-(n, D) memory fits the cap. */
-export function cheapestAlgorithm(
-  n: number,
-  depth: number,
-  candidates: readonly Algorithm[],
+/** The kernel's chooser, with this cluster's memory cap and calibration. */
+function choiceOptions(
   options: Pick<SweepPlanOptions, 'maxUnitBytes' | 'calibration'>,
-): Algorithm | undefined {
-  let best: { algorithm: Algorithm; seconds: number } | undefined;
-  for (const algorithm of candidates) {
-    const estimate = estimateCost(algorithm, n, depth, []);
-    // The DFS's memory does not grow with the board; the others build whole tables.
-    if (algorithm !== 'dfs' && estimate.bytes > options.maxUnitBytes) continue;
-    const seconds = estimate.seconds * calibrationRatio(options.calibration ?? {}, algorithm);
-    if (!best || seconds < best.seconds) best = { algorithm, seconds };
-  }
-  return best?.algorithm;
+): ChoiceOptions {
+  const calibration = options.calibration ?? {};
+  return {
+    maxBytes: options.maxUnitBytes,
+    secondsScale: (algorithm) => calibrationRatio(calibration, algorithm),
+  };
 }
 
 /** Plans one n against what the result store holds. */
@@ -262,7 +253,11 @@ export function planCheck(
   options: Pick<SweepPlanOptions, 'targetSeconds' | 'maxUnitBytes' | 'calibration'>,
 ): PlannedDepth {
   const others = ALGORITHMS.filter((a) => a !== primary);
-  const algorithm = cheapestAlgorithm(n, depth, others, options) ?? primary;
+  const { algorithm } = chooseAlgorithm(n, depth, {
+    ...choiceOptions(options),
+    candidates: others,
+    fallback: primary,
+  });
   return { ...planDepth(n, depth, options, algorithm), role: 'check' };
 }
 

@@ -91,7 +91,15 @@ export {
   calibrationFromFields,
   calibrationRatio,
 } from './calibration.js';
-export { CLASSIC_QUEENS, type KnownValue, knownValue } from './references.js';
+export {
+  CLASSIC_QUEENS,
+  KNOWN_S,
+  type KnownValue,
+  knownSum,
+  knownSums,
+  knownValue,
+  UNIQUE_QUEENS,
+} from './references.js';
 export { MACHINE_MEMORY_SHARE, defaultSlotMemory, defaultWorkerMemory } from './worker-memory.js';
 export { parseNSpec } from './n-spec.js';
 export {
