@@ -7,10 +7,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KNOWN_S } from '@weak-queens/shared/contracts';
 import type { SweepView, TimelineView } from '@weak-queens/dashboard';
 import { dashboardUrl, exitOf, spawnDashboardProcess } from '@weak-queens/producer';
 import {
-  KNOWN_S,
   deletePrefix,
   startTestRedis,
   startWorker,

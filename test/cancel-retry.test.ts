@@ -4,8 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PipelineClient, SweepFailedError, type StatusReport } from '@weak-queens/shared/client';
-import { compileConfig, storeKeys } from '@weak-queens/shared/contracts';
-import { countPlacements } from '@weak-queens/shared/kernel';
+import { compileConfig, storeKeys, KNOWN_S } from '@weak-queens/shared/contracts';
 import {
   deletePrefix,
   startTestRedis,
@@ -13,11 +12,13 @@ import {
   stopWorkers,
   type TestRedis,
   uniquePrefix,
+  baselineCounts,
 } from './src/index.js';
 import { runWq } from './src/wq-cli.js';
 
 /** S(1..8) from PROBLEM.md and the seed's table. */
-const S = ['1', '4', '29', '276', '3347', '49602', '873477', '17766990'];
+/** S(1..8), from the one list of reference values. */
+const S = KNOWN_S.slice(0, 8);
 
 let redis: TestRedis;
 beforeAll(async () => {
@@ -27,7 +28,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-describe('when a waiting sweep is cancelled and then retried', () => {
+describe('when a queued sweep is cancelled and then retried', () => {
   const prefix = uniquePrefix('cancel');
   let client: PipelineClient;
   let workers: ChildProcess[] = [];
@@ -59,7 +60,7 @@ describe('when a waiting sweep is cancelled and then retried', () => {
     const report = JSON.parse(status.stdout) as StatusReport;
     const sweep = report.sweeps.find((s) => s.sweep.id === id);
     expect(sweep?.sweep.cancelledAt).toEqual(expect.any(String));
-    expect(sweep?.sizes.map((s) => s.state)).toEqual(ns.map(() => 'missing'));
+    expect(sweep?.sizes.map((s) => s.state)).toEqual(ns.map(() => 'cancelled'));
     expect(sweep?.done).toBe(0);
     await expect(client.waitFor(id)).rejects.toBeInstanceOf(SweepFailedError);
 
@@ -125,10 +126,10 @@ describe('when one n of a sweep fails', () => {
       progress = await client.progress(id);
     }
     expect(progress.sizes.map((s) => [s.n, s.state, s.S])).toEqual([
-      [4, 'done', '276'],
-      [5, 'done', '3347'],
+      [4, 'done', S[3]],
+      [5, 'done', S[4]],
       [6, 'failed', undefined],
-      [7, 'done', '873477'],
+      [7, 'done', S[6]],
     ]);
     expect(progress.sizes[2]?.reason).toMatch(/^n6-d0: .*JSON/);
     await expect(client.waitFor(id)).rejects.toThrow(`sweep ${id}: n=6 cannot finish: n6-d0: `);
@@ -144,9 +145,9 @@ describe('when one n of a sweep fails', () => {
     const retry = await runWq(['retry', id], { url: redis.url, prefix });
     expect(retry).toEqual({ code: 0, stdout: `sweep ${id}: 2 jobs added again\n`, stderr: '' });
     const done = await client.waitFor(id);
-    expect(done.sizes.map((s) => s.S)).toEqual(['276', '3347', '49602', '873477']);
+    expect(done.sizes.map((s) => s.S)).toEqual(S.slice(3, 7));
     const [six] = await client.results([6]);
-    expect(six?.N).toEqual(Array.from({ length: 6 }, (_, d) => countPlacements(6, d).toString()));
+    expect(six?.N).toEqual(baselineCounts(6));
     expect(six?.N[0]).toBe('46656');
   });
 });

@@ -9,9 +9,8 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardServer, type DashboardServer } from '@weak-queens/dashboard';
 import { createLogger, PipelineClient } from '@weak-queens/shared/client';
-import { compileConfig } from '@weak-queens/shared/contracts';
+import { compileConfig, knownSums } from '@weak-queens/shared/contracts';
 import {
-  knownS,
   startTestRedis,
   startWorker,
   stopWorkers,
@@ -86,7 +85,7 @@ describe('when 20 submitters sweep overlapping sizes at once', () => {
     const outputs = await Promise.all(submissions);
 
     // The CLI and npm start print one JSON line per n, exact.
-    const known = knownS(ALL);
+    const known = knownSums(ALL);
     for (const output of [...outputs.slice(0, 9), ...outputs.slice(18)]) {
       for (const line of output.trim().split('\n')) {
         const { n, S } = JSON.parse(line) as { n: number; S: string };

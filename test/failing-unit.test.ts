@@ -5,10 +5,9 @@ import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PipelineClient, SweepFailedError } from '@weak-queens/shared/client';
-import { compileConfig, QUEUE_NAMES } from '@weak-queens/shared/contracts';
+import { compileConfig, QUEUE_NAMES, knownSums } from '@weak-queens/shared/contracts';
 import {
   deletePrefix,
-  knownS,
   pidOfWorkerName,
   startTestRedis,
   startWorker,
@@ -77,7 +76,7 @@ describe('when a unit fails on every attempt', () => {
     // The other work went on: S(11), S(13) exact, and every other unit of n = 12 stored.
     const progress = await client.progress(id);
     const done = new Map(progress.sizes.filter((s) => s.S).map((s) => [s.n, s.S]));
-    expect(done).toEqual(knownS([11, 13]));
+    expect(done).toEqual(knownSums([11, 13]));
     const twelve = progress.sizes.find((s) => s.n === 12);
     await until('the rest of n = 12 to be stored', async () => {
       const stored = await unitRecords(client.store, [12]);
@@ -94,7 +93,7 @@ describe('when a unit fails on every attempt', () => {
     expect(retry).toEqual({ code: 0, stdout: `sweep ${id}: 3 jobs added again\n`, stderr: '' });
     await client.waitFor(id);
     const results = await client.results(ns);
-    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownS(ns));
+    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownSums(ns));
 
     const after = await unitRecords(client.store, [12]);
     expect(after.size).toBe(before.size + 1);

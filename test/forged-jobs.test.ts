@@ -12,11 +12,11 @@ import {
   storeKeys,
   type UnitResult,
   unitKey,
+  KNOWN_S,
 } from '@weak-queens/shared/contracts';
 import { planUnits } from '@weak-queens/shared/kernel';
 import {
   deletePrefix,
-  KNOWN_S,
   startTestRedis,
   startWorker,
   stopWorkers,

@@ -12,16 +12,15 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { workerEntry } from '@weak-queens/producer';
-import { compileConfig, QUEUE_NAMES } from '@weak-queens/shared/contracts';
-import { countPlacements } from '@weak-queens/shared/kernel';
+import { compileConfig, QUEUE_NAMES, knownSums } from '@weak-queens/shared/contracts';
 import {
   FAST_STALLS,
   keepTransferAt14x8,
-  knownS,
   pidOfWorkerName,
   uniquePrefix,
   unitRecords,
   until,
+  baselineN,
 } from './src/index.js';
 import { NetnsLab, netnsUnavailable } from './src/netns-hosts.js';
 
@@ -92,7 +91,7 @@ describe.skipIf(unavailable !== undefined)('when workers run on two other hosts'
     const { sweep } = await client.submit(ns);
     await client.waitFor(sweep.id);
     const results = await client.results(ns);
-    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownS(ns));
+    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownSums(ns));
     const hosts = new Set(
       [...(await unitRecords(client.store, ns)).values()].map((u) =>
         pids.get(pidOfWorkerName(u.worker) ?? -1),
@@ -119,9 +118,9 @@ describe.skipIf(unavailable !== undefined)('when workers run on two other hosts'
 
     await client.waitFor(sweep.id);
     const results = await client.results(ns);
-    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownS(ns));
+    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownSums(ns));
     const unit = (await client.store.units(14, 8)).get('*');
-    expect(unit?.value).toBe(countPlacements(14, 8).toString());
+    expect(unit?.value).toBe(baselineN(14, 8));
     const survivor = holder === 'a' ? 'b' : 'a';
     expect(pids.get(pidOfWorkerName(unit?.worker) ?? -1)).toBe(survivor);
     expect((await count.getJob('n14-d8'))?.stalledCounter).toBe(1);

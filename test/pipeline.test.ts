@@ -3,16 +3,16 @@ import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PipelineClient } from '@weak-queens/shared/client';
-import { compileConfig, QUEUE_NAMES, type WqConfig } from '@weak-queens/shared/contracts';
-import { countPlacements } from '@weak-queens/shared/kernel';
+import { compileConfig, QUEUE_NAMES, type WqConfig, KNOWN_S } from '@weak-queens/shared/contracts';
 import {
-  KNOWN_S,
   deletePrefix,
   startTestRedis,
   startWorker,
   stopWorkers,
   type TestRedis,
   uniquePrefix,
+  baselineCounts,
+  baselineN,
 } from './src/index.js';
 
 // S(1..11), from the shared list of published values.
@@ -70,7 +70,7 @@ describe('when a sweep runs on two worker processes', () => {
     expect(workers.every((w) => w.exitCode === null)).toBe(true);
   });
 
-  it('gives exactly the values of wq compute for n = 1..11', async () => {
+  it('gives exactly the reference S(n) and the C++ baseline N(n, D) for n = 1..11', async () => {
     const submission = await client.submit(SIZES);
     sweepId = submission.sweep.id;
     expect(submission.sizes.every((s) => s.outcome === 'added')).toBe(true);
@@ -78,8 +78,7 @@ describe('when a sweep runs on two worker processes', () => {
     const results = await client.results(SIZES);
     expect(results.map((r) => r.S)).toEqual(S);
     for (const r of results) {
-      const expected = Array.from({ length: r.n }, (_, d) => countPlacements(r.n, d).toString());
-      expect(r.N).toEqual(expected);
+      expect(r.N).toEqual(baselineCounts(r.n));
     }
   });
 
@@ -88,7 +87,7 @@ describe('when a sweep runs on two worker processes', () => {
     const split = record?.depths.filter((d) => d.units > 1) ?? [];
     expect(split.length).toBeGreaterThan(0);
     for (const d of split) {
-      expect(d.value).toBe(countPlacements(11, d.depth).toString());
+      expect(d.value).toBe(baselineN(11, d.depth));
       const units = await client.store.units(11, d.depth);
       expect(units.size).toBe(d.units);
       expect([...units.values()].reduce((t, u) => t + BigInt(u.value), 0n).toString()).toBe(

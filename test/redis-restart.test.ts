@@ -7,10 +7,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { RedisServer } from '@weak-queens/producer';
-import { compileConfig } from '@weak-queens/shared/contracts';
+import { compileConfig, KNOWN_S } from '@weak-queens/shared/contracts';
 import {
   FAST_STALLS,
-  KNOWN_S,
   sleep,
   startWorker,
   stopWorkers,

@@ -6,13 +6,14 @@ import { type Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PipelineClient, type StatusReport, unitPriority } from '@weak-queens/shared/client';
-import { chooseAlgorithm, countPlacements, estimateCost } from '@weak-queens/shared/kernel';
+import { chooseAlgorithm, estimateCost } from '@weak-queens/shared/kernel';
 import {
   compileConfig,
   QUEUE_NAMES,
   storeKeys,
   type UnitJobData,
   type UnitResult,
+  KNOWN_S,
 } from '@weak-queens/shared/contracts';
 import { ResultStore } from '@weak-queens/shared/client';
 import {
@@ -22,6 +23,7 @@ import {
   stopWorkers,
   type TestRedis,
   uniquePrefix,
+  baselineCounts,
 } from './src/index.js';
 import { runWq } from './src/wq-cli.js';
 
@@ -52,8 +54,8 @@ function setUp(label: string, env: Record<string, string> = {}): PipelineClient 
   return client;
 }
 
-const exactN = (n: number): string[] =>
-  Array.from({ length: n }, (_, d) => countPlacements(n, d).toString());
+/** N(n, ·) by the C++ baseline, not the kernel the workers ran. */
+const exactN = baselineCounts;
 
 describe('when a sweep is queued', () => {
   it('gives each unit the priority of its expected seconds and runs the largest first', async () => {
@@ -115,7 +117,7 @@ describe('when units would need more memory than WQ_MAX_UNIT_BYTES', () => {
     const { sweep } = await c.submit([8]);
     await c.waitFor(sweep.id);
     const record = await c.store.record(8);
-    expect(record?.S).toBe('17766990');
+    expect(record?.S).toBe(KNOWN_S[7]);
     expect(record?.depths.map((d) => d.value)).toEqual(exactN(8));
     let moved = 0;
     for (const d of record?.depths ?? []) {
@@ -191,7 +193,7 @@ describe('when units are measured', () => {
       ratio: 3,
     });
     const size = report.sweeps[0]?.sizes[0];
-    expect(size?.S).toBe('873477');
+    expect(size?.S).toBe(KNOWN_S[6]);
     const timing = size?.timing;
     const planned = jobs.reduce((t, j) => t + j.data.estimateSeconds, 0);
     expect(timing?.estimateSeconds).toBeCloseTo(planned, 12);

@@ -3,13 +3,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { compileConfig, QUEUE_NAMES } from '@weak-queens/shared/contracts';
-import { countPlacements } from '@weak-queens/shared/kernel';
+import { compileConfig, QUEUE_NAMES, knownSums } from '@weak-queens/shared/contracts';
 import {
   deletePrefix,
   keepTransferAt14x8,
   killHard,
-  knownS,
   pidOfWorkerName,
   startTestRedis,
   startWorker,
@@ -20,6 +18,7 @@ import {
   until,
   openFaultPipeline,
   recordOneUnitPlan,
+  baselineN,
 } from './src/index.js';
 
 describe('when worker processes are killed with SIGKILL', () => {
@@ -79,12 +78,12 @@ describe('when worker processes are killed with SIGKILL', () => {
     );
     await client.waitFor(sweep.id);
     const results = await client.results(ns);
-    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownS(ns));
+    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownSums(ns));
 
     const survivor = workers.find((w) => w !== victim);
     const unit = (await client.store.units(14, 8)).get('*');
     expect(unit?.worker).toMatch(new RegExp(`-${survivor?.pid}$`));
-    expect(unit?.value).toBe(countPlacements(14, 8).toString());
+    expect(unit?.value).toBe(baselineN(14, 8));
   });
 
   it('finishes the sweep on new workers without recomputing any stored unit', async () => {
@@ -108,7 +107,7 @@ describe('when worker processes are killed with SIGKILL', () => {
     const second = [spawn(), spawn()];
     await client.waitFor(sweep.id);
     const results = await client.results(ns);
-    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownS(ns));
+    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownSums(ns));
 
     // Each record names the process that computed it: a stored unit computed again would now
     // name a new worker (and another time). Every one stored before the kill is unchanged, and

@@ -5,7 +5,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KNOWN_S, until } from './src/index.js';
+import { KNOWN_S } from '@weak-queens/shared/contracts';
+import { until } from './src/index.js';
 
 // S(1..10), from the shared list of published values.
 const S = KNOWN_S.slice(0, 10);

@@ -10,8 +10,9 @@ import {
   storeKeys,
   type UnitResult,
   wholeDepth,
+  KNOWN_S,
 } from '@weak-queens/shared/contracts';
-import { countPlacements, DEFAULT_MAX_BYTES } from '@weak-queens/shared/kernel';
+import { DEFAULT_MAX_BYTES } from '@weak-queens/shared/kernel';
 import {
   deletePrefix,
   startTestRedis,
@@ -19,10 +20,12 @@ import {
   stopWorkers,
   type TestRedis,
   uniquePrefix,
+  baselineN,
 } from './src/index.js';
 import { runWq } from './src/wq-cli.js';
 
-const S = ['1', '4', '29', '276', '3347', '49602', '873477', '17766990'];
+/** S(1..8), from the one list of reference values. */
+const S = KNOWN_S.slice(0, 8);
 
 let redis: TestRedis;
 let prefix: string;
@@ -99,7 +102,7 @@ describe('when a sweep is verified', () => {
       expect(checks.map((d) => d.depth)).toEqual(record?.depths.map((d) => d.depth));
       record?.depths.forEach((first, d) => {
         const check = checks[d]!;
-        expect(first.value).toBe(countPlacements(n, d).toString());
+        expect(first.value).toBe(baselineN(n, d));
         expect(check.value).toBe(first.value);
         expect(check.role).toBe('check');
         expect(check.algorithm).not.toBe(first.algorithm);
@@ -130,7 +133,7 @@ describe('when the two counts of an (n, D) disagree', () => {
     const { sweep } = await c.submit([6, 7], { verify: true });
     const progress = await settle(c, sweep.id);
     expect(progress.sizes.map((s) => [s.n, s.state, s.S])).toEqual([
-      [6, 'done', '49602'],
+      [6, 'done', S[5]],
       [7, 'failed', undefined],
     ]);
     const reason = `S(7) not published: N(7, 1): window-transfer counted 45515, ${check.algorithm} counted 45514`;
@@ -158,7 +161,7 @@ describe('when the two counts of an (n, D) disagree', () => {
     expect(retry.code, retry.stderr).toBe(0);
     await c.waitFor(sweep.id);
     const record = await c.store.record(7);
-    expect(record?.S).toBe('873477');
+    expect(record?.S).toBe(S[6]);
     expect(record?.depths[1]?.value).toBe('45514');
     expect(record?.checks?.[1]?.value).toBe('45514');
     expect(await c.store.mismatch(7)).toBeUndefined();
@@ -172,7 +175,7 @@ describe('when a count disagrees with a published value', () => {
     const { sweep } = await c.submit([5, 6]);
     const progress = await settle(c, sweep.id);
     expect(progress.sizes.map((s) => [s.n, s.state, s.S])).toEqual([
-      [5, 'done', '3347'],
+      [5, 'done', S[4]],
       [6, 'failed', undefined],
     ]);
     expect(progress.sizes[1]?.reason).toBe(

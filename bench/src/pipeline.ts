@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { exitOf, RedisServer, spawnWorkerProcess } from '@weak-queens/producer';
-import { compileConfig } from '@weak-queens/shared/contracts';
+import { compileConfig, knownSum } from '@weak-queens/shared/contracts';
 import { benchWorkerEnv } from './local-cluster.js';
 import { buildBaseline, parseResultLines, type ResultLine } from './baseline.js';
 import { measure } from './measure.js';
@@ -17,7 +17,7 @@ const WORKERS = 2;
 const GOAL_RATIO = 0.5;
 const GOAL_SWEEP_SECONDS = 3;
 /** Published S(14) (PROBLEM.md), checked besides the baseline's own value. */
-const S14 = '11726115562784664';
+const S14 = knownSum(14)?.value ?? 'no published S(14)';
 
 interface Row {
   readonly run: string;

@@ -10,21 +10,12 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { exitOf, RedisServer, spawnWorkerProcess } from '@weak-queens/producer';
-import { compileConfig } from '@weak-queens/shared/contracts';
+import { compileConfig, KNOWN_S } from '@weak-queens/shared/contracts';
 import { benchWorkerEnv } from './local-cluster.js';
 
 const NS = [10, 11, 12, 13, 14, 15];
 const TARGET_SECONDS = 1e-7;
 const WORKERS = 2;
-/** Published S(n) for n = 10..14 (PROBLEM.md, OEIS-checked in the tests). */
-const KNOWN: Readonly<Record<number, string>> = {
-  10: '10570235486',
-  11: '301407798711',
-  12: '9414912932950',
-  13: '319705972380085',
-  14: '11726115562784664',
-  15: '461983502794813419',
-};
 /** The goals: enqueue time is for 100,000 units (the sweep has a few more; scaled to them). */
 const GOALS = { enqueueSecondsPer100k: 10, bytesPerFinishedUnit: 1024, statusSeconds: 0.5 };
 
@@ -74,7 +65,7 @@ export async function runRedisMemoryBench(): Promise<boolean> {
       ['count', 'aggregate'].map((q) => redis.xlen(`{wq-bench}:${q}:events`)),
     );
     const sums = await client.store.sums(NS);
-    const exact = NS.every((n) => sums.get(n) === KNOWN[n]);
+    const exact = NS.every((n) => sums.get(n) === KNOWN_S[n - 1]);
 
     const perQueued = (queued - empty) / units;
     const enqueuePer100k = (submit.value.timing.enqueueSeconds / jobs) * 100_000;

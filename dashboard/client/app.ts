@@ -122,7 +122,7 @@ function renderSweeps(sweeps: readonly SweepView[]): void {
 }
 
 function sweepCard(sweep: SweepView): HTMLElement {
-  const canCancel = sweep.status === 'active' || sweep.status === 'waiting';
+  const canCancel = sweep.status === 'running' || sweep.status === 'queued';
   const canRetry = sweep.status === 'failed' || sweep.status === 'cancelled';
   const actions = h('div', { class: 'sweep-actions' });
   actions.append(timelineButton(sweep.id));
@@ -150,8 +150,33 @@ function sweepCard(sweep: SweepView): HTMLElement {
       actions,
     ),
     message ? h('p', { class: 'sweep-error', role: 'alert' }, message) : null,
+    unfitNotice(sweep),
     ...sweep.sizes.map((size) => sizeRow(sweep, size)),
   );
+}
+
+/** Units no live worker can hold: which, how much memory, what the largest worker has. */
+function unfitNotice(sweep: SweepView): HTMLElement | null {
+  if (sweep.unfit.length === 0) return null;
+  const largest = sweep.unfit[0]?.largestSlotBytes ?? 0;
+  const shown = sweep.unfit.slice(0, 5).map((u) => `${u.jobId} needs ${bytesLabel(u.bytes)}`);
+  const more = sweep.unfit.length > 5 ? `, and ${sweep.unfit.length - 5} more` : '';
+  const has =
+    largest > 0
+      ? `the largest live worker has ${bytesLabel(largest)} per slot`
+      : 'no worker is live';
+  return h(
+    'p',
+    { class: 'sweep-unfit', role: 'status' },
+    `${sweep.unfit.length} unit(s) fit no live worker (${has}): ${shown.join('; ')}${more}. ` +
+      `Run wq replan ${sweep.id}, or start a worker with more memory per slot.`,
+  );
+}
+
+function bytesLabel(bytes: number): string {
+  if (bytes >= 2 ** 30) return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+  if (bytes >= 2 ** 20) return `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+  return `${(bytes / 1024).toFixed(0)} KiB`;
 }
 
 function nsLabel(ns: readonly number[]): string {
@@ -424,6 +449,14 @@ function renderWorkers(workers: readonly WorkerView[]): void {
         h('td', { class: 'num' }, String(w.concurrency)),
         h(
           'td',
+          { class: 'num memory', title: 'memory it may use in all (per slot)' },
+          w.memoryBytes === null
+            ? '—'
+            : `${bytesLabel(w.memoryBytes)}${w.slotBytes === null ? '' : ` (${bytesLabel(w.slotBytes)}/slot)`}`,
+        ),
+        h('td', {}, w.version ?? '—'),
+        h(
+          'td',
           { class: 'current' },
           w.current.length ? w.current.map(jobLabel).join(', ') : 'idle',
         ),
@@ -433,7 +466,7 @@ function renderWorkers(workers: readonly WorkerView[]): void {
           {},
           w.busyShare === null
             ? '—'
-            : h('span', {}, bar(w.busyShare, 'active', true), `${Math.round(w.busyShare * 100)}%`),
+            : h('span', {}, bar(w.busyShare, 'running', true), `${Math.round(w.busyShare * 100)}%`),
         ),
         h('td', { class: 'num' }, ago(w.startedAt)),
       ),

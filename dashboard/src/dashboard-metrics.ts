@@ -2,20 +2,28 @@
 // the queue events, worker gauges from heartbeats) followed by BullMQ's own export per queue.
 import { QueueEvents, type Queue } from 'bullmq';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { type Logger, redisOptions, type SweepRegistry } from '@weak-queens/shared/client';
+import {
+  type CountQueues,
+  type Logger,
+  redisOptions,
+  type SweepRegistry,
+} from '@weak-queens/shared/client';
 import { QUEUE_NAMES, type WqConfig } from '@weak-queens/shared/contracts';
 import { mergeExpositions } from './exposition.js';
 
 export interface DashboardMetricsOptions {
   readonly config: WqConfig;
   readonly logger: Logger;
-  readonly queues: readonly Queue[];
+  /** `count` and the memory-class count queues in use (each is exported once seen). */
+  readonly countQueues: CountQueues;
+  readonly aggregate: Queue;
   readonly registry: SweepRegistry;
 }
 
 export class DashboardMetrics {
   readonly register = new Registry();
-  private readonly events: QueueEvents[];
+  /** The event stream read per queue, by queue name: class queues join when first listed. */
+  private readonly events = new Map<string, QueueEvents>();
   private readonly unitSeconds: Histogram<'algorithm'>;
   private readonly unitsCompleted: Counter<'worker'>;
   private readonly jobsCompleted: Counter<'queue'>;
@@ -102,19 +110,22 @@ export class DashboardMetrics {
         }
       },
     });
-    const connection = redisOptions(options.config, 'worker');
-    this.events = [QUEUE_NAMES.count, QUEUE_NAMES.aggregate].map((name) => {
-      const events = new QueueEvents(name, { connection, prefix: options.config.prefix });
-      events.on('completed', ({ returnvalue }) => this.completed(name, returnvalue));
-      events.on('failed', () => this.jobsFailed.inc({ queue: name }));
-      events.on('error', (err) => options.logger.debug({ err }, 'queue events error'));
-      return events;
-    });
+    for (const name of [QUEUE_NAMES.count, QUEUE_NAMES.aggregate]) this.watch(name);
+  }
+
+  private watch(name: string): void {
+    if (this.events.has(name)) return;
+    const connection = redisOptions(this.options.config, 'worker');
+    const events = new QueueEvents(name, { connection, prefix: this.options.config.prefix });
+    events.on('completed', ({ returnvalue }) => this.completed(name, returnvalue));
+    events.on('failed', () => this.jobsFailed.inc({ queue: name }));
+    events.on('error', (err) => this.options.logger.debug({ err }, 'queue events error'));
+    this.events.set(name, events);
   }
 
   /** Resolves once the event streams are being read (tests wait for it). */
   async ready(): Promise<void> {
-    await Promise.all(this.events.map((e) => e.waitUntilReady()));
+    await Promise.all([...this.events.values()].map((e) => e.waitUntilReady()));
   }
 
   private completed(queue: string, value: unknown): void {
@@ -136,14 +147,16 @@ export class DashboardMetrics {
   }
 
   async text(): Promise<string> {
+    const queues = [...(await this.options.countQueues.all()), this.options.aggregate];
+    for (const queue of queues) this.watch(queue.name);
     const [own, ...bull] = await Promise.all([
       this.register.metrics(),
-      ...this.options.queues.map((q) => q.exportPrometheusMetrics()),
+      ...queues.map((q) => q.exportPrometheusMetrics()),
     ]);
     return mergeExpositions([own ?? '', ...bull]);
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled(this.events.map((e) => e.close()));
+    await Promise.allSettled([...this.events.values()].map((e) => e.close()));
   }
 }

@@ -1,4 +1,4 @@
-// createDashboardServer(): the Express app with its Redis connections, live feed, metrics and
+// createDashboardServer(): the Express app with the pipeline client's connection, live feed, metrics and
 // bull-board, ready to listen. main.ts (and tests) call listen() and close().
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -6,22 +6,15 @@ import type { AddressInfo } from 'node:net';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import {
-  createRedis,
+  type CountQueues,
   isConnectionError,
   RedisUnavailableError,
-  redisOptions,
-  SweepRegistry,
 } from '@weak-queens/shared/client';
-import {
-  InvalidInputError,
-  QUEUE_NAMES,
-  queueStreams,
-  WeakQueensError,
-} from '@weak-queens/shared/contracts';
+import { InvalidInputError, QUEUE_NAMES, WeakQueensError } from '@weak-queens/shared/contracts';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { apiRouter } from './api-router.js';
 import { TokenAuth } from './auth.js';
@@ -49,34 +42,29 @@ export class DashboardServer {
   private readonly server: Server;
   private readonly redis: Redis;
   private readonly client: PipelineClient;
-  private readonly queues: { readonly count: Queue; readonly aggregate: Queue };
+  private readonly queues: { readonly count: CountQueues; readonly aggregate: Queue };
   private closing?: Promise<void>;
 
   constructor(options: DashboardOptions) {
     this.options = compileDashboardOptions(options);
     const { config, logger, token, pollMs } = this.options;
-    this.redis = createRedis(config, 'producer');
-    this.redis.on('error', (err) => logger.debug({ err }, 'redis connection error'));
+    // One connection and one pair of queues, the pipeline client's, for every read and control.
     this.client = new PipelineClient(config);
-    const queueOptions = {
-      connection: redisOptions(config, 'producer'),
-      prefix: config.prefix,
-      streams: queueStreams(),
-    };
-    this.queues = {
-      count: new Queue(QUEUE_NAMES.count, queueOptions),
-      aggregate: new Queue(QUEUE_NAMES.aggregate, queueOptions),
-    };
-    for (const queue of Object.values(this.queues)) {
-      queue.on('error', (err) => logger.debug({ err }, 'queue connection error'));
+    const connection = this.client.connection;
+    this.redis = connection.redis;
+    this.queues = { count: connection.countQueues, aggregate: connection.queues.aggregate };
+    this.redis.on('error', (err) => logger.debug({ err }, 'redis connection error'));
+    for (const queue of [connection.queues.count, connection.queues.aggregate]) {
+      queue.on('error', (err: Error) => logger.debug({ err }, 'queue connection error'));
     }
-    const reader = new SnapshotReader(this.redis, config.prefix, this.queues);
+    const reader = new SnapshotReader(this.client);
     this.feed = new LiveFeed({ read: () => reader.read(), pollMs, logger });
     this.metrics = new DashboardMetrics({
       config,
       logger,
-      queues: [this.queues.count, this.queues.aggregate],
-      registry: new SweepRegistry(this.redis, config.prefix),
+      countQueues: this.queues.count,
+      aggregate: this.queues.aggregate,
+      registry: this.client.registry,
     });
 
     const auth = new TokenAuth(token);
@@ -110,7 +98,7 @@ export class DashboardServer {
       apiRouter({
         client: this.client,
         reader,
-        timelines: new TimelineReader(this.redis, config.prefix),
+        timelines: new TimelineReader(this.client),
         feed: this.feed,
         removeTimeoutMs: 5_000,
       }),
@@ -177,9 +165,7 @@ export class DashboardServer {
       await closed;
     }
     await this.metrics.close();
-    await Promise.allSettled([this.queues.count.close(), this.queues.aggregate.close()]);
     await this.client.close();
-    await this.redis.quit().catch(() => undefined);
   }
 }
 
@@ -189,19 +175,33 @@ export function createDashboardServer(options: DashboardOptions): DashboardServe
 }
 
 function bullBoard(
-  queues: { readonly count: Queue; readonly aggregate: Queue },
+  queues: { readonly count: CountQueues; readonly aggregate: Queue },
   options: { readOnly: boolean },
 ): express.Router {
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath('/queues');
-  createBullBoard({
-    queues: [queues.count, queues.aggregate].map(
-      (q) => new BullMQAdapter(q, { readOnlyMode: options.readOnly }),
-    ),
+  const adapt = (q: Queue): BullMQAdapter =>
+    new BullMQAdapter(q, { readOnlyMode: options.readOnly });
+  const board = createBullBoard({
+    queues: [queues.count.get(), queues.aggregate].map(adapt),
     serverAdapter,
     options: { uiConfig: { boardTitle: 'weak-queens jobs' } },
   });
+  const shown = new Set<string>([QUEUE_NAMES.count]);
   const router = express.Router();
+  // Memory-class count queues appear when a sweep first uses one: add them as they are listed.
+  router.use((_req, _res, next) => {
+    queues.count.names().then(
+      (names) => {
+        for (const name of names.filter((q) => !shown.has(q))) {
+          shown.add(name);
+          board.addQueue(adapt(queues.count.get(name)));
+        }
+        next();
+      },
+      (err: unknown) => next(err),
+    );
+  });
   if (options.readOnly) {
     // Read-only without a token: bull-board hides its buttons, and its API refuses writes too.
     router.use((req, _res, next) => {

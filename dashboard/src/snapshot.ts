@@ -2,23 +2,14 @@
 // the queue counts. The server builds one of these per poll and pushes it to every open page.
 // Counts are decimal strings; times are ISO strings or seconds.
 
-/** An (n, D): `done` has its value; `cancelled` means its jobs were removed before it finished. */
-export type DepthStatus = 'waiting' | 'active' | 'done' | 'failed' | 'cancelled';
+import type { DepthProgress, ProgressStatus } from '@weak-queens/shared/client';
 
-export interface DepthView {
-  readonly depth: number;
-  readonly status: DepthStatus;
-  readonly algorithm: string;
-  readonly unitsDone: number;
-  readonly units: number;
-  /** Single-core seconds spent on its units so far (running ones included). */
-  readonly seconds: number;
-  /** Estimated seconds until done (null when unknown or not running). */
-  readonly etaSeconds: number | null;
-  /** N(n, D) once done. */
-  readonly value: string | null;
-  readonly reason: string | null;
-}
+/** The status words of the whole pipeline (the client's): `wq status` says the same. */
+export type DepthStatus = ProgressStatus;
+export type SweepStatus = ProgressStatus;
+
+/** An (n, D) as the client's progress reader sees it: `done` has its value. */
+export type DepthView = DepthProgress;
 
 export interface SizeView {
   readonly n: number;
@@ -30,8 +21,6 @@ export interface SizeView {
   readonly reason: string | null;
   readonly depths: readonly DepthView[];
 }
-
-export type SweepStatus = 'waiting' | 'active' | 'done' | 'failed' | 'cancelled';
 
 export interface SweepView {
   readonly id: string;
@@ -49,6 +38,19 @@ export interface SweepView {
   /** Remaining single-core seconds spread over the live worker slots (null when not running). */
   readonly etaSeconds: number | null;
   readonly sizes: readonly SizeView[];
+  /** Units waiting for memory no live worker has (`wq replan` plans them again). */
+  readonly unfit: readonly UnfitUnitView[];
+}
+
+/** A unit in a memory-class queue whose class is above every live worker's slot. */
+export interface UnfitUnitView {
+  readonly jobId: string;
+  readonly n: number;
+  readonly depth: number;
+  /** Its estimated peak memory (bytes). */
+  readonly bytes: number;
+  /** The largest per-slot memory of a live worker (0: none live). */
+  readonly largestSlotBytes: number;
 }
 
 export interface WorkerView {
@@ -56,6 +58,10 @@ export interface WorkerView {
   readonly host: string;
   readonly pid: number;
   readonly concurrency: number;
+  /** Memory it may use in all, and per slot (bytes; null for workers that do not say). */
+  readonly memoryBytes: number | null;
+  readonly slotBytes: number | null;
+  readonly version: string | null;
   readonly startedAt: string;
   readonly lastSeenAt: string | null;
   /** Job ids being computed, e.g. `n14-d9-u3`. */

@@ -1,19 +1,8 @@
 // Builds a sweep's timeline from the result store: the unit results its jobs counted, over every
 // (n, D) of its n (both counts of a verified sweep), placed by start time and the slot that ran
 // them.
-import type { Redis } from 'ioredis';
-import {
-  parseUnitResult,
-  storeKeys,
-  type StoreKeys,
-  type UnitResult,
-} from '@weak-queens/shared/contracts';
-import {
-  type Role,
-  type SweepRecord,
-  SweepRegistry,
-  type WorkerInfo,
-} from '@weak-queens/shared/client';
+import type { UnitResult } from '@weak-queens/shared/contracts';
+import type { PipelineClient, WorkerInfo } from '@weak-queens/shared/client';
 import {
   MAX_OVERRUNS,
   MAX_TIMELINE_UNITS,
@@ -23,8 +12,6 @@ import {
   type TimelineUnit,
   type TimelineView,
 } from './timeline.js';
-
-const ROLES: readonly Role[] = ['primary', 'check'];
 
 /** A heartbeat claiming more slots than this is not believed (it would draw that many lanes). */
 const MAX_WORKER_SLOTS = 1024;
@@ -36,31 +23,22 @@ interface TimedUnit {
 }
 
 export class TimelineReader {
-  private readonly keys: StoreKeys;
-  private readonly registry: SweepRegistry;
-
-  constructor(
-    private readonly redis: Redis,
-    prefix: string,
-  ) {
-    this.keys = storeKeys(prefix);
-    this.registry = new SweepRegistry(redis, prefix);
-  }
+  constructor(private readonly client: PipelineClient) {}
 
   /** The sweep's timeline, or undefined when no sweep has this id. */
   async read(
     id: string,
     options: { limit?: number; now?: number } = {},
   ): Promise<TimelineView | undefined> {
-    const json = await this.redis.get(this.keys.sweep(id));
-    if (json === null) return undefined;
-    const record = JSON.parse(json) as SweepRecord;
+    const record = await this.client.registry.find(id);
+    if (record === undefined) return undefined;
     const limit = Math.min(options.limit ?? MAX_TIMELINE_UNITS, MAX_TIMELINE_UNITS);
-    const [stored, doneAt, workers] = await Promise.all([
-      this.storedUnits(record.ns),
-      this.doneAt(record),
-      this.registry.liveWorkers(),
+    const [stored, doneTimes, workers] = await Promise.all([
+      this.client.store.unitResults(record.ns),
+      this.client.store.completionTimes([record]),
+      this.client.registry.liveWorkers(),
     ]);
+    const doneAt = doneTimes.get(record.id);
     const timed: TimedUnit[] = [];
     let untimed = 0;
     let otherSweeps = 0;
@@ -112,35 +90,6 @@ export class TimelineReader {
       overruns,
       skipped: { untimed, otherSweeps },
     };
-  }
-
-  /** Every stored unit result of the sweep's n (undefined for an unreadable record). */
-  private async storedUnits(ns: readonly number[]): Promise<(UnitResult | undefined)[]> {
-    const pipeline = this.redis.pipeline();
-    for (const n of ns) {
-      for (let d = 0; d < n; d++) {
-        for (const role of ROLES) {
-          pipeline.hvals(role === 'check' ? this.keys.checkUnits(n, d) : this.keys.units(n, d));
-        }
-      }
-    }
-    const replies = (await pipeline.exec()) ?? [];
-    return replies.flatMap(([, jsons]) => ((jsons ?? []) as string[]).map(readUnit));
-  }
-
-  /** When the sweep's last n was stored, if every n is. */
-  private async doneAt(record: SweepRecord): Promise<number | undefined> {
-    const values = await this.redis.hvals(this.keys.sweepDone(record.id));
-    if (values.length === 0 || values.length < record.ns.length) return undefined;
-    return Math.max(...values.map((v) => Date.parse(v)));
-  }
-}
-
-function readUnit(json: string): UnitResult | undefined {
-  try {
-    return parseUnitResult(JSON.parse(json));
-  } catch {
-    return undefined;
   }
 }
 

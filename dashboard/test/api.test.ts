@@ -3,7 +3,7 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisOptions } from '@weak-queens/shared/client';
-import { type WqConfig } from '@weak-queens/shared/contracts';
+import { type WqConfig, KNOWN_S } from '@weak-queens/shared/contracts';
 import { startWorkerService, type WorkerService } from '@weak-queens/worker';
 import type { DashboardServer, Snapshot, SweepView } from '../src/index.js';
 import {
@@ -20,7 +20,8 @@ import {
   uniquePrefix,
 } from './helpers.js';
 
-const S = ['1', '4', '29', '276', '3347', '49602'];
+/** S(1..6), from the one list of reference values. */
+const S = KNOWN_S.slice(0, 6);
 
 let redis: TestRedis;
 beforeAll(async () => {
@@ -115,7 +116,7 @@ describe('when a sweep runs on a worker', () => {
     expect(json.json()).toEqual([{ n: 2, S: '4', N: ['4', '0'] }]);
   });
 
-  it('lists the live worker with its host, pid, jobs done and busy share', async () => {
+  it('lists the live worker with its host, pid, memory, version, jobs done and busy share', async () => {
     const worker = await eventually(async () => {
       const { workers } = (await http(base, '/api/workers')).json<Snapshot>();
       const w = workers[0];
@@ -123,6 +124,9 @@ describe('when a sweep runs on a worker', () => {
     });
     expect(worker.pid).toBe(process.pid);
     expect(worker.concurrency).toBe(1);
+    expect(worker.memoryBytes).toBe(config.workerMemoryBytes);
+    expect(worker.slotBytes).toBe(Math.min(config.workerMemoryBytes, config.maxUnitBytes));
+    expect(worker.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(worker.host.length).toBeGreaterThan(0);
     expect(worker.busyShare).toBeGreaterThanOrEqual(0);
     expect(worker.busyShare).toBeLessThanOrEqual(1);
@@ -240,10 +244,10 @@ describe('when a unit fails and the sweep is retried from the dashboard', () => 
     await dashboard?.close();
   });
 
-  it('cancels a waiting sweep, shows it cancelled, and retries it', async () => {
+  it('cancels a queued sweep, shows it cancelled, and retries it', async () => {
     const submitted = await post(base, '/api/sweeps', { ns: '7', targetSeconds: 10 });
     const id = submitted.json<{ sweep: { id: string } }>().sweep.id;
-    expect((await http(base, `/api/sweeps/${id}`)).json<SweepView>().status).toBe('waiting');
+    expect((await http(base, `/api/sweeps/${id}`)).json<SweepView>().status).toBe('queued');
     const cancelled = await post(base, `/api/sweeps/${id}/cancel`, {});
     expect(cancelled.status).toBe(200);
     expect(cancelled.json()).toEqual({ id, removed: [7], left: [] });
@@ -254,7 +258,7 @@ describe('when a unit fails and the sweep is retried from the dashboard', () => 
     const retried = await post(base, `/api/sweeps/${id}/retry`, {});
     expect(retried.status, retried.text).toBe(200);
     expect(retried.json<{ added: number }>().added).toBeGreaterThan(0);
-    expect((await http(base, `/api/sweeps/${id}`)).json<SweepView>().status).toBe('waiting');
+    expect((await http(base, `/api/sweeps/${id}`)).json<SweepView>().status).toBe('queued');
   });
 
   it('shows the failed n with the reason, and a retry finishes it exactly', async () => {
@@ -277,7 +281,7 @@ describe('when a unit fails and the sweep is retried from the dashboard', () => 
     const retried = await post(base, `/api/sweeps/${id}/retry`, {});
     expect(retried.status, retried.text).toBe(200);
     const done = await sweepDone(base, id);
-    expect(done.sizes[0]?.S).toBe('3347');
+    expect(done.sizes[0]?.S).toBe(S[4]);
     expect(done.sizes[0]?.depths.map((d) => d.value)).toEqual(['3125', '184', '18', '10', '10']);
   });
 });

@@ -3,8 +3,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { planSizes } from '../src/compute/compute-sizes.js';
-import { InProcessRunner } from '../src/compute/in-process-runner.js';
-import { TeamRunner } from '../src/compute/team-runner.js';
+import { PoolRunner } from '../src/compute/pool-runner.js';
 
 const WQ = fileURLToPath(new URL('../bin/wq.js', import.meta.url));
 
@@ -18,12 +17,12 @@ const compute = (...args: string[]): Promise<string> =>
 describe('when wq compute has several threads and a big transfer unit', () => {
   it('runs the transfer units of S(15) above the team threshold on the team', () => {
     // At n = 15 only N(15, 8) is a window-transfer unit above the team threshold (0.25 s).
-    const team = new TeamRunner(2, new InProcessRunner());
+    const team = new PoolRunner(2);
     const units = planSizes([15], 'auto', 2);
     const depths = units.filter((unit) => team.takes(unit)).map((unit) => unit.depth);
     expect(depths).toEqual([8]);
     const big = units.find((unit) => unit.depth === 8)!;
-    expect(new TeamRunner(1, new InProcessRunner()).takes(big)).toBe(false);
+    expect(new PoolRunner(1).takes(big)).toBe(false);
   });
 
   it('gives the published S(14) = 11726115562784664 with --threads 2', async () => {

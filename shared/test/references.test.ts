@@ -1,7 +1,14 @@
-// The published values every S(n) is checked against.
+// The one list of reference values: what it holds, and where each value comes from.
 import { describe, expect, it } from 'vitest';
-import { classicCount } from '../src/kernel/index.js';
-import { CLASSIC_QUEENS, knownValue } from '../src/contracts/index.js';
+import { classicCount, uniqueCount } from '../src/kernel/index.js';
+import {
+  CLASSIC_QUEENS,
+  KNOWN_S,
+  knownSum,
+  knownSums,
+  knownValue,
+  UNIQUE_QUEENS,
+} from '../src/contracts/index.js';
 
 describe('when a count has a published value', () => {
   it('knows N(n, 0) = n^n and N(n, n-1) from OEIS A000170 up to n = 27', () => {
@@ -15,7 +22,31 @@ describe('when a count has a published value', () => {
     expect(CLASSIC_QUEENS).toHaveLength(27);
   });
 
+  it("knows N(4, 1) = 16 and N(4, 2) = 2 from PROBLEM.md's worked example", () => {
+    expect(knownValue(4, 1)).toEqual({ value: '16', source: 'PROBLEM.md' });
+    expect(knownValue(4, 2)).toEqual({ value: '2', source: 'PROBLEM.md' });
+    expect([0, 1, 2, 3].map((d) => knownValue(4, d)?.value)).toEqual(['256', '16', '2', '2']);
+  });
+
+  it('knows S(1..15), and says which are published', () => {
+    expect(KNOWN_S).toHaveLength(15);
+    expect(knownSum(4)).toEqual({ value: '276', source: 'PROBLEM.md' });
+    expect(knownSum(5)).toEqual({ value: '3347', source: 'PROBLEM.md' });
+    expect(knownSum(14)).toEqual({ value: '11726115562784664', source: 'PROBLEM.md' });
+    expect(knownSum(13)).toEqual({ value: '319705972380085', source: 'baseline/seed-dp.cpp' });
+    expect(knownSum(16)).toBeUndefined();
+    expect(knownSums([5, 14])).toEqual(
+      new Map([
+        [5, '3347'],
+        [14, '11726115562784664'],
+      ]),
+    );
+    expect(() => knownSums([16])).toThrow('n: no reference S(16); KNOWN_S holds n = 1..15');
+  });
+
   it('agrees with the kernel where the kernel is quick', () => {
     for (let n = 1; n <= 11; n++) expect(classicCount(n).toString()).toBe(CLASSIC_QUEENS[n - 1]);
+    expect(UNIQUE_QUEENS).toHaveLength(17);
+    for (let n = 1; n <= 10; n++) expect(uniqueCount(n).toString()).toBe(UNIQUE_QUEENS[n - 1]);
   });
 });

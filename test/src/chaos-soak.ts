@@ -11,8 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { workerEntry, exitOf } from '@weak-queens/producer';
 import { isConnectionError, PipelineClient } from '@weak-queens/shared/client';
-import { compileConfig } from '@weak-queens/shared/contracts';
-import { knownS } from './known-values.js';
+import { compileConfig, knownSums } from '@weak-queens/shared/contracts';
 import { NetnsLab, netnsUnavailable, type Host } from './netns-hosts.js';
 import { uniquePrefix } from './test-redis.js';
 import { sleep, until } from './wait.js';
@@ -174,7 +173,7 @@ async function sweepRound(
     await withRetries(() => client.waitFor(sweep.id, { intervalMs: 250 }));
     const seconds = (performance.now() - started) / 1000;
     const results = await withRetries(() => client.results(ns));
-    const known = knownS(ns);
+    const known = knownSums(ns);
     const wrong = results
       .filter((r) => r.S !== known.get(r.n))
       .map((r) => `${r.n}: ${r.S ?? 'missing'} (published ${known.get(r.n)})`);

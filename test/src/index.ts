@@ -8,7 +8,6 @@ export {
   FAST_STALLS,
   type TestWorkerOptions,
 } from './worker-processes.js';
-export { KNOWN_S, knownS } from './known-values.js';
 export { until, sleep } from './wait.js';
 export { unitRecords } from './unit-records.js';
 export { type FaultPipeline, openFaultPipeline } from './fault-pipeline.js';
@@ -22,3 +21,4 @@ export {
   type ChaosReport,
   type ChaosRound,
 } from './chaos-soak.js';
+export { baselineCounts, baselineN } from './baseline-counts.js';

@@ -1,7 +1,13 @@
 // The `count` queue's processor: validates the unit, skips it when the result store already
 // has it, runs the kernel on a pool thread, stores the result and returns it.
 import { DelayedError, type Job, UnrecoverableError, WaitingError } from 'bullmq';
-import { estimateCost, type WorkUnit } from '@weak-queens/shared/kernel';
+import {
+  estimateCost,
+  HandBackError,
+  type KernelPool,
+  type KernelRun,
+  type WorkUnit,
+} from '@weak-queens/shared/kernel';
 import { type Logger, type ResultStore, type WorkerInfo } from '@weak-queens/shared/client';
 import {
   parseUnitJobData,
@@ -13,8 +19,6 @@ import {
   wholeDepth,
 } from '@weak-queens/shared/contracts';
 import { asJobFailure } from './failures.js';
-import { HandBackError } from './hand-back-error.js';
-import type { KernelPool, KernelRun } from './kernel-pool.js';
 import { DEFER_MS, firstCount, isBetterElsewhere, MAX_DEFERRALS } from './verification.js';
 
 export interface CountProcessorDeps {

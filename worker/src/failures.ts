@@ -1,8 +1,7 @@
 // How a processor error becomes a BullMQ outcome: non-retryable errors (invalid payloads,
 // inconsistent children, a kernel limit) fail the job at once; anything else is retried.
 import { UnrecoverableError } from 'bullmq';
-import { WeakQueensError } from '@weak-queens/shared/contracts';
-import { KernelError } from './kernel-error.js';
+import { KernelError, WeakQueensError } from '@weak-queens/shared/kernel';
 
 export function asJobFailure(err: unknown): Error {
   if (err instanceof UnrecoverableError) return err;

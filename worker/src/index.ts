@@ -5,7 +5,5 @@ export {
   type WorkerServiceOptions,
   compileWorkerServiceOptions,
 } from './worker-service-options.js';
-export { KernelPool, type KernelRun } from './kernel-pool.js';
-export { HandBackError } from './hand-back-error.js';
 export { createCountProcessor } from './count-processor.js';
 export { createAggregateProcessor } from './aggregate-processor.js';

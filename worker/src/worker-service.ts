@@ -1,7 +1,8 @@
-// One worker process: a BullMQ worker per queue, the kernel thread pool, heartbeats, and a
-// graceful close that lets active units finish within a bound and hands the rest back.
+// One worker process: a BullMQ worker per queue (`count`, the memory-class count queues its slots
+// hold, and `aggregate`), the kernel thread pool, heartbeats, and a graceful close that lets
+// active units finish within a bound and hands the rest back.
 import { createRequire } from 'node:module';
-import { MetricsTime, Worker } from 'bullmq';
+import { MetricsTime, type Processor, Worker, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   createRedis,
@@ -11,10 +12,15 @@ import {
   SweepRegistry,
   waitForRedis,
 } from '@weak-queens/shared/client';
-import { QUEUE_NAMES } from '@weak-queens/shared/contracts';
+import {
+  countClassesKey,
+  countQueueClass,
+  countQueueNames,
+  QUEUE_NAMES,
+} from '@weak-queens/shared/contracts';
+import { KernelPool } from '@weak-queens/shared/kernel';
 import { createAggregateProcessor } from './aggregate-processor.js';
 import { createCountProcessor } from './count-processor.js';
-import { KernelPool } from './kernel-pool.js';
 import { RedisOutage } from './redis-outage.js';
 import {
   type CompiledWorkerServiceOptions,
@@ -54,7 +60,12 @@ export class WorkerService {
   private readonly redis: Redis;
   private readonly pool: KernelPool;
   private readonly registry: SweepRegistry;
-  private readonly countWorker: Worker;
+  /** One BullMQ worker per count queue consumed, by queue name; `count` always. */
+  private readonly countWorkers = new Map<string, Worker>();
+  private readonly countProcessor: Processor;
+  private readonly countOptions: WorkerOptions;
+  /** The largest unit it takes per slot: the memory classes up to this are consumed. */
+  readonly slotBytes: number;
   private readonly aggregateWorker: Worker;
   private readonly startedAt = new Date().toISOString();
   private heartbeatTimer?: NodeJS.Timeout;
@@ -82,35 +93,66 @@ export class WorkerService {
       maxStalledCount: config.maxStalled,
     };
     const common = { connection, prefix: config.prefix, name: id, autorun: false, metrics };
-    this.countWorker = new Worker(
-      QUEUE_NAMES.count,
-      createCountProcessor({
-        store,
-        pool: this.pool,
-        workerId: id,
-        logger: logger.child({ module: 'count' }),
-        progressIntervalMs: this.options.progressIntervalMs,
-        failJobs: config.testFailJobs,
-        maxUnitBytes: config.maxUnitBytes,
-        liveWorkers: () => this.registry.liveWorkers(),
-      }),
-      { ...common, ...stalls, concurrency },
+    this.slotBytes = Math.min(
+      Math.floor(config.workerMemoryBytes / concurrency),
+      config.maxUnitBytes,
     );
+    this.countProcessor = createCountProcessor({
+      store,
+      pool: this.pool,
+      workerId: id,
+      logger: logger.child({ module: 'count' }),
+      progressIntervalMs: this.options.progressIntervalMs,
+      failJobs: config.testFailJobs,
+      maxUnitBytes: config.maxUnitBytes,
+      liveWorkers: () => this.registry.liveWorkers(),
+    });
+    // Each count queue's worker may take `concurrency` units; the pool's gate runs at most that
+    // many at once in all (a unit fetched while every slot is busy waits for one, its lock held).
+    this.countOptions = { ...common, ...stalls, concurrency };
+    this.addCountWorker(QUEUE_NAMES.count);
     this.aggregateWorker = new Worker(
       QUEUE_NAMES.aggregate,
       createAggregateProcessor({ store, logger: logger.child({ module: 'aggregate' }) }),
       { ...common, ...stalls, concurrency: AGGREGATE_CONCURRENCY },
     );
-    for (const worker of [this.countWorker, this.aggregateWorker]) {
-      worker.on('error', (err) => {
-        if (isConnectionError(err)) this.outage.report(err, `${worker.name} queue`);
-        else logger.error({ err }, 'worker error');
-      });
-    }
+    this.watchErrors(this.aggregateWorker, QUEUE_NAMES.aggregate);
+  }
+
+  private watchErrors(worker: Worker, queue: string): void {
+    worker.on('error', (err) => {
+      if (isConnectionError(err)) this.outage.report(err, `${queue} queue`);
+      else this.options.logger.error({ err, queue }, 'worker error');
+    });
+  }
+
+  private addCountWorker(queue: string): Worker {
+    const worker = new Worker(queue, this.countProcessor, this.countOptions);
+    this.watchErrors(worker, queue);
     // Shown by `wq status`: which units this worker holds right now.
-    this.countWorker.on('active', (job) => this.active.set(String(job.id), Date.now()));
-    this.countWorker.on('completed', (job) => this.finished(String(job.id)));
-    this.countWorker.on('failed', (job) => job && this.finished(String(job.id)));
+    worker.on('active', (job) => this.active.set(String(job.id), Date.now()));
+    worker.on('completed', (job) => this.finished(String(job.id)));
+    worker.on('failed', (job) => job && this.finished(String(job.id)));
+    this.countWorkers.set(queue, worker);
+    return worker;
+  }
+
+  /**
+   * Starts consuming the class queues producers have listed whose memory class this worker's
+   * slot holds (read at start and at each heartbeat: a class queue appears when a sweep first
+   * plans a unit for it). With one kind of worker the list is empty and this is one SMEMBERS.
+   */
+  private async consumeFittingClasses(): Promise<void> {
+    const { logger, config } = this.options;
+    const listed = countQueueNames(await this.redis.smembers(countClassesKey(config.prefix)));
+    for (const queue of listed) {
+      const bytes = countQueueClass(queue) ?? Number.POSITIVE_INFINITY;
+      if (this.countWorkers.has(queue) || bytes > this.slotBytes || this.closing) continue;
+      const worker = this.addCountWorker(queue);
+      await worker.waitUntilReady();
+      worker.run().catch((err: unknown) => logger.error({ err, queue }, 'worker stopped'));
+      logger.info({ queue, slotBytes: this.slotBytes }, 'consuming a memory-class count queue');
+    }
   }
 
   /** Count job id → when it became active; with the totals below it feeds the dashboard. */
@@ -129,13 +171,15 @@ export class WorkerService {
   /** Starts taking jobs and heartbeating; resolves once both queues are being served. */
   async start(): Promise<void> {
     const { logger, heartbeatMs } = this.options;
-    await Promise.all([this.countWorker.waitUntilReady(), this.aggregateWorker.waitUntilReady()]);
-    for (const worker of [this.countWorker, this.aggregateWorker]) {
+    const workers = [...this.countWorkers.values(), this.aggregateWorker];
+    await Promise.all(workers.map((w) => w.waitUntilReady()));
+    for (const worker of workers) {
       worker.run().catch((err: unknown) => logger.error({ err }, 'worker stopped'));
     }
+    await this.consumeFittingClasses();
     await this.heartbeat();
     this.heartbeatTimer = setInterval(() => {
-      this.heartbeat().then(
+      Promise.all([this.heartbeat(), this.consumeFittingClasses()]).then(
         () => this.outage.recovered(),
         (err: unknown) => {
           if (isConnectionError(err)) this.outage.report(err, 'heartbeat');
@@ -148,6 +192,7 @@ export class WorkerService {
       {
         worker: this.id,
         concurrency: this.options.concurrency,
+        slotBytes: this.slotBytes,
         redis: this.options.config.redisUrl,
       },
       'worker started',
@@ -167,7 +212,7 @@ export class WorkerService {
     const { logger, shutdownGraceMs } = this.options;
     clearInterval(this.heartbeatTimer);
     logger.info({ graceMs: shutdownGraceMs }, 'worker closing');
-    const countClosed = this.countWorker.close();
+    const countClosed = Promise.all([...this.countWorkers.values()].map((w) => w.close()));
     const aggregateClosed = this.aggregateWorker.close();
     let timer: NodeJS.Timeout | undefined;
     const graceOver = new Promise<'grace'>((resolve) => {
@@ -199,6 +244,7 @@ export class WorkerService {
       pid: process.pid,
       concurrency: this.options.concurrency,
       memoryBytes: this.options.config.workerMemoryBytes,
+      slotBytes: this.slotBytes,
       version: WORKER_VERSION,
       startedAt: this.startedAt,
       active: [...this.active.keys()],

@@ -1,11 +1,15 @@
 // A big window-transfer unit on every slot of the kernel pool: exact, reported, and stoppable.
 // The pool runs built threads, so these tests use the build (the test task builds first).
 import { readFileSync } from 'node:fs';
-import { countByWindowTransfer, type WorkUnit } from '@weak-queens/shared/kernel';
+import {
+  countByWindowTransfer,
+  HandBackError,
+  KernelError,
+  KernelPool,
+  type KernelRun,
+  type WorkUnit,
+} from '@weak-queens/shared/kernel';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HandBackError } from '../dist/hand-back-error.js';
-import { KernelError } from '../dist/kernel-error.js';
-import { KernelPool, type KernelRun } from '../dist/kernel-pool.js';
 
 const transfer = (n: number, depth: number, seconds = 100): WorkUnit => ({
   n,

@@ -3,6 +3,7 @@
 import type { PipelineClient, SweepProgress } from '@weak-queens/shared/client';
 import { ProgressBar } from './progress-bar.js';
 import { resultsTable } from './results-table.js';
+import { unfitLines } from './unfit-lines.js';
 
 export async function followSweep(
   client: PipelineClient,
@@ -16,10 +17,21 @@ export async function followSweep(
     ...(options.stderr ? { stream: options.stderr } : {}),
   });
   const stderr = options.stderr ?? process.stderr;
+  // Units that fit no live worker are said once each time the list changes.
+  let lastUnfit = '';
   const done = await client
     .waitFor(sweepId, {
-      onProgress: (p) =>
-        bar.update(fractionDone(p), `${p.done}/${p.total} n  ${p.unitsDone}/${p.units} units`),
+      onProgress: (p) => {
+        const unfit = unfitLines(p).join('\n');
+        if (unfit !== lastUnfit) {
+          lastUnfit = unfit;
+          if (unfit) {
+            bar.clear();
+            stderr.write(`${unfit}\n`);
+          }
+        }
+        bar.update(fractionDone(p), `${p.done}/${p.total} n  ${p.unitsDone}/${p.units} units`);
+      },
       onDisconnect: (err) => {
         bar.clear();
         stderr.write(`lost Redis (${err.message}); waiting for it\n`);

@@ -4,8 +4,7 @@ import { type AlgorithmChoice, planUnits, type WorkUnit } from '@weak-queens/sha
 import { CostProgress } from './cost-progress.js';
 import { InProcessRunner } from './in-process-runner.js';
 import { type SizeResult, SizeTotals } from './size-totals.js';
-import { TeamRunner } from './team-runner.js';
-import { UnitPool } from './unit-pool.js';
+import { PoolRunner } from './pool-runner.js';
 import type { UnitRunner } from './unit-runner.js';
 
 export interface ComputeOptions {
@@ -28,18 +27,10 @@ const MAX_UNITS_PER_DEPTH = 2048;
 export async function computeSizes(ns: readonly number[], options: ComputeOptions): Promise<void> {
   const units = planSizes(ns, options.algorithm, options.threads);
   const totals = new SizeTotals(units, ns);
-  // With k > 1 threads, a big transfer unit runs on all k at once (TeamRunner), the rest on
-  // the pool.
+  // With k > 1 threads, the kernel pool: a big transfer unit runs on all k at once, the rest
+  // one per thread.
   const runner: UnitRunner =
-    options.threads === 1
-      ? new InProcessRunner()
-      : new TeamRunner(
-          options.threads,
-          new UnitPool({
-            threads: Math.min(options.threads, Math.max(1, units.length)),
-            progress: options.onProgress !== undefined,
-          }),
-        );
+    options.threads === 1 ? new InProcessRunner() : new PoolRunner(options.threads);
   const progress = options.onProgress && new CostProgress(units, options.onProgress);
   try {
     for (const result of totals.drain()) options.onSize(result);

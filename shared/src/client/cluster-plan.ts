@@ -5,7 +5,7 @@
 // on the slot that frees up first.
 import { type Algorithm, DEFAULT_MAX_UNITS } from '../kernel/index.js';
 import { type Calibration } from '../contracts/index.js';
-import { cheapestAlgorithm, planDepth, type PlannedDepth } from './sweep-planner.js';
+import { planDepth, type PlannedDepth } from './sweep-planner.js';
 
 /** Workers all alike: `workers` machines (processes) of `slots` slots and `memoryBytes` each. */
 export interface ClusterDescription {
@@ -85,8 +85,8 @@ export function planForCluster(
   );
   const plans = new Map<string, PlannedDepth>();
   for (const { n, depth } of depths) {
-    const algorithm = cheapestAlgorithm(n, depth, ['window-transfer', 'dfs'], base) ?? 'dfs';
-    plans.set(key(n, depth), planDepth(n, depth, { ...base, targetSeconds }, algorithm));
+    // The kernel's chooser picks, with the cluster's memory cap and calibration.
+    plans.set(key(n, depth), planDepth(n, depth, { ...base, targetSeconds }));
   }
 
   // A unit that does not split and runs longer than the cluster's fair share bounds the

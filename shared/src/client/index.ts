@@ -4,16 +4,23 @@
 // all reach Redis through here.
 export {
   PipelineClient,
-  type SizeProgress,
   type SizeResults,
-  type SizeState,
-  type SizeTiming,
-  type DepthTiming,
   type StatusReport,
-  type SweepProgress,
   type SweepSubmission,
   type VerifyOutcome,
 } from './pipeline-client.js';
+export {
+  SweepProgressReader,
+  type DepthProgress,
+  type DepthTiming,
+  type ProgressQueues,
+  type ProgressReadOptions,
+  type ProgressStatus,
+  type SizeProgress,
+  type SizeTiming,
+  type SweepProgress,
+  type UnfitUnit,
+} from './sweep-progress-reader.js';
 export { SweepFailedError } from './sweep-failed-error.js';
 export { resultsCsv, resultsJsonLine } from './result-formats.js';
 export {
@@ -26,7 +33,6 @@ export {
   simulateMakespan,
 } from './cluster-plan.js';
 export {
-  cheapestAlgorithm,
   planCheck,
   planDepth,
   planSize,
@@ -35,10 +41,20 @@ export {
   type PlannedUnit,
   type SweepPlanOptions,
 } from './sweep-planner.js';
+export { CountQueues } from './count-queues.js';
+export { type UnitRouting, unitRouting, workerSlotBytes } from './unit-routing.js';
 export { PRIORITY_LIMIT, unitPriority } from './priority.js';
-export { ResultStore, type Role, type PutUnitOutcome, type Disagreement } from './result-store.js';
+export {
+  ResultStore,
+  type Role,
+  type PutUnitOutcome,
+  type Disagreement,
+  type StoredSize,
+} from './result-store.js';
 export {
   SweepRegistry,
+  parseSweepRecord,
+  parseWorkerInfo,
   type SweepRecord,
   type WorkerInfo,
   WORKER_TTL_MS,

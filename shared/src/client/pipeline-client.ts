@@ -8,8 +8,11 @@ import {
   defaultSlotMemory,
   type Mismatch,
   InvalidInputError,
+  countQueueClass,
+  isCountQueue,
   QUEUE_NAMES,
   queueStreams,
+  type UnitJobData,
   sumJobId,
   type WqConfig,
 } from '../contracts/index.js';
@@ -23,48 +26,19 @@ import {
   type WorkerInfo,
 } from './index.js';
 import { isConnectionError } from './connection.js';
+import { CountQueues } from './count-queues.js';
+import { type UnitRouting, unitRouting, workerSlotBytes } from './unit-routing.js';
 import { type ClusterDescription, planForCluster } from './cluster-plan.js';
 import { type PlannedSize, planSize } from './sweep-planner.js';
 import { SubmitLock } from './submit-lock.js';
 import { SweepFailedError } from './sweep-failed-error.js';
-
-export type SizeState = 'done' | 'queued' | 'running' | 'failed' | 'missing';
-
-export interface SizeProgress {
-  readonly n: number;
-  readonly state: SizeState;
-  readonly unitsDone: number;
-  readonly units: number;
-  readonly S?: string;
-  readonly reason?: string;
-  /** `wq status` only: the plan's expected seconds next to the measured ones. */
-  readonly timing?: SizeTiming;
-}
-
-/** Expected (calibrated plan) against measured single-core seconds of one n. */
-export interface SizeTiming {
-  readonly estimateSeconds?: number;
-  /** Summed over the N(n, D) stored so far. */
-  readonly actualSeconds: number;
-  readonly depths: readonly DepthTiming[];
-}
-
-export interface DepthTiming {
-  readonly depth: number;
-  readonly algorithm: string;
-  readonly units: number;
-  readonly estimateSeconds?: number;
-  readonly actualSeconds: number;
-}
-
-export interface SweepProgress {
-  readonly sweep: SweepRecord;
-  readonly sizes: readonly SizeProgress[];
-  readonly done: number;
-  readonly total: number;
-  readonly unitsDone: number;
-  readonly units: number;
-}
+import {
+  type SweepProgress,
+  type UnfitUnit,
+  SweepProgressReader,
+  type ProgressQueues,
+  type ProgressReadOptions,
+} from './sweep-progress-reader.js';
 
 export interface SweepSubmission {
   readonly sweep: SweepRecord;
@@ -111,7 +85,7 @@ export class PipelineClient {
   readonly store: ResultStore;
   readonly registry: SweepRegistry;
   private readonly redis: Redis;
-  private readonly queues: { readonly count: Queue; readonly aggregate: Queue };
+  private readonly queues: { readonly count: CountQueues; readonly aggregate: Queue };
   private readonly flows: FlowProducer;
 
   constructor(private readonly config: WqConfig) {
@@ -120,18 +94,17 @@ export class PipelineClient {
     this.registry = new SweepRegistry(this.redis, config.prefix);
     const options = { connection: redisOptions(config, 'producer'), prefix: config.prefix };
     const queueOptions = { ...options, streams: queueStreams() };
-    this.queues = {
-      count: new Queue(QUEUE_NAMES.count, queueOptions),
-      aggregate: new Queue(QUEUE_NAMES.aggregate, queueOptions),
-    };
-    this.flows = new FlowProducer(options);
     // Connection errors surface as failed commands (one clear line from ping); the events
     // themselves would print stack traces.
     const remember = (err: Error): void => {
       this.lastError = err;
     };
+    this.queues = {
+      count: new CountQueues(this.redis, queueOptions, (queue) => queue.on('error', remember)),
+      aggregate: new Queue(QUEUE_NAMES.aggregate, queueOptions),
+    };
+    this.flows = new FlowProducer(options);
     this.redis.on('error', remember);
-    this.queues.count.on('error', remember);
     this.queues.aggregate.on('error', remember);
     this.flows.on('error', remember);
   }
@@ -167,7 +140,9 @@ export class PipelineClient {
     const planStarted = performance.now();
     // Algorithms and unit sizes for the workers there are (or, before any has started, for
     // this machine as `npm start` runs it), to end the sweep soonest rather than to do least.
-    const cluster = await this.cluster();
+    const live = await this.registry.liveWorkers();
+    const routing = this.routingFor(live);
+    const cluster = this.clusterOf(live, routing);
     const { depthPlans } = planForCluster(ns, cluster, { targetSeconds, calibration });
     const plans: PlannedSize[] = [];
     for (const n of ns) {
@@ -178,6 +153,7 @@ export class PipelineClient {
         maxUnitBytes: cluster.memoryBytes / cluster.slots,
         calibration,
         depthPlans,
+        baseUnitBytes: routing.baseUnitBytes,
         verify: (options.verify ?? false) || (options.audit ?? false),
         audit: options.audit ?? false,
       });
@@ -220,79 +196,102 @@ export class PipelineClient {
    * live, one worker like this machine's default.
    */
   async cluster(): Promise<ClusterDescription> {
-    const cap = this.config.maxUnitBytes;
     const live = await this.registry.liveWorkers();
+    return this.clusterOf(live, this.routingFor(live));
+  }
+
+  /** Which units go to `count`, and the largest unit a plan may make (see `unitRouting`). */
+  async routing(): Promise<UnitRouting> {
+    return this.routingFor(await this.registry.liveWorkers());
+  }
+
+  private routingFor(live: readonly WorkerInfo[]): UnitRouting {
+    return unitRouting(live, this.config.maxUnitBytes, defaultSlotMemory());
+  }
+
+  private clusterOf(live: readonly WorkerInfo[], routing: UnitRouting): ClusterDescription {
     if (live.length === 0) {
       const slots = this.config.concurrency;
-      return { workers: 1, slots, memoryBytes: slots * Math.min(cap, defaultSlotMemory()) };
+      return { workers: 1, slots, memoryBytes: slots * routing.maxUnitBytes };
     }
     const slots = Math.max(...live.map((w) => w.concurrency));
-    const perSlot = Math.max(
-      ...live.map((w) => (w.memoryBytes ?? w.concurrency * defaultSlotMemory()) / w.concurrency),
-    );
-    return { workers: live.length, slots, memoryBytes: slots * Math.min(cap, perSlot) };
+    return { workers: live.length, slots, memoryBytes: slots * routing.maxUnitBytes };
   }
 
-  async progress(sweepId: string): Promise<SweepProgress> {
-    return this.progressOf(await this.registry.get(sweepId));
-  }
-
-  private async progressOf(sweep: SweepRecord): Promise<SweepProgress> {
-    const sums = await this.store.sums(sweep.ns);
-    const sizes: SizeProgress[] = [];
-    for (const n of sweep.ns) {
-      const units = sweep.units[n] ?? n;
-      const S = sums.get(n);
-      if (S !== undefined) {
-        sizes.push({ n, state: 'done', unitsDone: units, units, S });
-        continue;
-      }
-      let stored = 0;
-      for (let d = 0; d < n; d++) {
-        stored += await this.store.unitCount(n, d);
-        if (sweep.verify) stored += await this.store.unitCount(n, d, 'check');
-      }
-      const unitsDone = Math.min(stored, units);
-      const job = await this.queues.aggregate.getJob(sumJobId(n));
-      const state = job ? await job.getState() : 'unknown';
-      if (state === 'failed') {
-        sizes.push({ n, state: 'failed', unitsDone, units, reason: await this.rootCause(job) });
-      } else if (state === 'unknown') {
-        // S(n) may have been published (and its finished root replaced) since the read above.
-        const published = (await this.store.sums([n])).get(n);
-        if (published !== undefined) {
-          sizes.push({ n, state: 'done', unitsDone: units, units, S: published });
-          continue;
-        }
-        sizes.push({ n, state: 'missing', unitsDone, units });
-      } else if (state === 'completed') {
-        // Finished: S(n) was published after the read above, or it was deleted or withdrawn.
-        const published = (await this.store.sums([n])).get(n);
-        if (published !== undefined) {
-          sizes.push({ n, state: 'done', unitsDone: units, units, S: published });
-          continue;
-        }
-        const withdrawn = await this.store.mismatch(n);
-        sizes.push({
-          n,
-          state: 'failed',
-          unitsDone,
-          units,
-          reason: withdrawn
-            ? `S(${n}) was withdrawn: a recount disagreed (${withdrawn.depths.map((d) => `N(${n}, ${d.depth}): ${d.value} against ${d.expected}`).join('; ')})`
-            : `S(${n}) is no longer in the result store; submit it again to recount it`,
+  /**
+   * The units of these n that wait in a class queue no live worker consumes: their memory
+   * class is above every live worker's slot. Read only when such a queue exists.
+   */
+  async unfitUnits(ns: readonly number[]): Promise<UnfitUnit[]> {
+    if (ns.length === 0) return [];
+    const names = await this.queues.count.names();
+    if (names.length === 1) return [];
+    const live = await this.registry.liveWorkers();
+    const largestSlotBytes = live.length ? Math.max(...live.map(workerSlotBytes)) : 0;
+    const unfit: UnfitUnit[] = [];
+    for (const name of names) {
+      if ((countQueueClass(name) ?? 0) <= largestSlotBytes) continue;
+      const queue = this.queues.count.get(name);
+      const jobs = await queue.getJobs(['waiting', 'prioritized', 'delayed'], 0, 999);
+      for (const job of jobs) {
+        const data = job?.data as Partial<UnitJobData> | undefined;
+        if (!job?.id || !data || typeof data.n !== 'number' || !ns.includes(data.n)) continue;
+        unfit.push({
+          jobId: job.id,
+          queue: name,
+          n: data.n,
+          depth: data.depth ?? 0,
+          bytes: data.bytes ?? countQueueClass(name) ?? 0,
+          largestSlotBytes,
         });
-      } else {
-        sizes.push({ n, state: unitsDone > 0 ? 'running' : 'queued', unitsDone, units });
       }
     }
+    return unfit.sort((a, b) => a.n - b.n || a.depth - b.depth || b.bytes - a.bytes);
+  }
+
+  /** The one reader of sweep progress (the dashboard reads through it too). */
+  get progressReader(): SweepProgressReader {
+    this.reader ??= new SweepProgressReader(
+      this.redis,
+      this.store,
+      this.registry,
+      this.progressQueues,
+    );
+    return this.reader;
+  }
+
+  private reader?: SweepProgressReader;
+
+  /** The connection and queues this client reads through, for a front end to share. */
+  get connection(): {
+    readonly redis: Redis;
+    readonly queues: ProgressQueues;
+    /** `count` and the memory-class count queues in use. */
+    readonly countQueues: CountQueues;
+  } {
+    return { redis: this.redis, queues: this.progressQueues, countQueues: this.queues.count };
+  }
+
+  /** The queues progress reads: `count` (units of every worker) and `aggregate`. */
+  private get progressQueues(): ProgressQueues {
+    return { count: this.queues.count.get(), aggregate: this.queues.aggregate };
+  }
+
+  async progress(sweepId: string, options: ProgressReadOptions = {}): Promise<SweepProgress> {
+    return this.withUnfit(await this.progressReader.sweep(sweepId, options));
+  }
+
+  /** Names, on each unfinished n, its units that wait for memory no live worker has. */
+  async withUnfit(progress: SweepProgress): Promise<SweepProgress> {
+    const open = progress.sizes.filter((s) => s.state !== 'done').map((s) => s.n);
+    const unfit = await this.unfitUnits(open);
+    if (unfit.length === 0) return progress;
     return {
-      sweep,
-      sizes,
-      done: sizes.filter((s) => s.state === 'done').length,
-      total: sizes.length,
-      unitsDone: sizes.reduce((t, s) => t + s.unitsDone, 0),
-      units: sizes.reduce((t, s) => t + s.units, 0),
+      ...progress,
+      sizes: progress.sizes.map((size) => {
+        const stuck = unfit.filter((u) => u.n === size.n);
+        return stuck.length ? { ...size, unfit: stuck } : size;
+      }),
     };
   }
 
@@ -328,7 +327,7 @@ export class PipelineClient {
       }
       options.onProgress?.(progress);
       if (progress.done === progress.total) return progress;
-      const broken = progress.sizes.find((s) => s.state === 'failed' || s.state === 'missing');
+      const broken = progress.sizes.find((s) => s.state === 'failed' || s.state === 'cancelled');
       if (broken) {
         throw new SweepFailedError(
           sweepId,
@@ -461,48 +460,32 @@ export class PipelineClient {
   }
 
   async status(): Promise<StatusReport> {
-    const sweeps: SweepProgress[] = [];
-    for (const sweep of await this.registry.list()) {
-      const progress = await this.progressOf(sweep);
-      const sizes: SizeProgress[] = [];
-      for (const size of progress.sizes) {
-        sizes.push({ ...size, timing: await this.timing(size.n, sweep.estimates?.[size.n]) });
-      }
-      sweeps.push({ ...progress, sizes });
-    }
-    return {
-      sweeps,
-      calibration: await this.store.calibration(),
-      disagreements: await this.store.disagreements(),
-      workers: await this.registry.liveWorkers(),
-      jobs: {
-        count: await this.queues.count.getJobCounts(),
-        aggregate: await this.queues.aggregate.getJobCounts(),
-      },
-    };
+    const [sweeps, calibration, disagreements, workers, jobs] = await Promise.all([
+      this.registry
+        .list()
+        .then((list) => this.progressReader.read(list, { timing: true }))
+        .then((read) => Promise.all(read.map((p) => this.withUnfit(p)))),
+      this.store.calibration(),
+      this.store.disagreements(),
+      this.registry.liveWorkers(),
+      this.jobCounts(),
+    ]);
+    return { sweeps, calibration, disagreements, workers, jobs };
   }
 
-  private async timing(n: number, estimateSeconds: number | undefined): Promise<SizeTiming> {
-    const depths: DepthTiming[] = [...(await this.store.depths(n)).values()]
-      .sort((a, b) => a.depth - b.depth)
-      .map((d) => ({
-        depth: d.depth,
-        algorithm: d.algorithm,
-        units: d.units,
-        ...(d.estimateSeconds === undefined ? {} : { estimateSeconds: d.estimateSeconds }),
-        actualSeconds: d.seconds,
-      }));
-    return {
-      ...(estimateSeconds === undefined ? {} : { estimateSeconds }),
-      actualSeconds: depths.reduce((t, d) => t + d.actualSeconds, 0),
-      depths,
-    };
+  /** Job counts by state of every count queue and of `aggregate`, by queue name. */
+  private async jobCounts(): Promise<Record<string, Record<string, number>>> {
+    const counts: Record<string, Record<string, number>> = {};
+    for (const queue of await this.queues.count.all())
+      counts[queue.name] = await queue.getJobCounts();
+    counts[QUEUE_NAMES.aggregate] = await this.queues.aggregate.getJobCounts();
+    return counts;
   }
 
   /** Every job in both queues, whatever its state (used to prove a resubmission adds none). */
   async jobTotal(): Promise<number> {
     let total = 0;
-    for (const queue of [this.queues.count, this.queues.aggregate]) {
+    for (const queue of [...(await this.queues.count.all()), this.queues.aggregate]) {
       const counts = await queue.getJobCounts();
       total += Object.values(counts).reduce((a, b) => a + b, 0);
     }
@@ -527,8 +510,8 @@ export class PipelineClient {
 
   /** Re-runs what a sweep is missing: failed or cancelled n are removed and planned again. */
   async retry(sweepId: string, options: { timeoutMs?: number } = {}): Promise<SweepSubmission> {
-    const sweep = await this.registry.get(sweepId);
-    const progress = await this.progressOf(sweep);
+    const progress = await this.progressReader.sweep(sweepId);
+    const { sweep } = progress;
     const broken = progress.sizes.filter((s) => s.state === 'failed').map((s) => s.n);
     const { left } = await this.removeSizes(broken, options.timeoutMs ?? 60_000);
     if (left.length) {
@@ -536,6 +519,31 @@ export class PipelineClient {
         'sweep',
         sweepId,
         `a sweep whose n = ${left.join(', ')} are not running`,
+      );
+    }
+    return this.submit(sweep.ns, {
+      targetSeconds: sweep.targetSeconds,
+      sweepId,
+      ...(sweep.verify ? { verify: true } : {}),
+    });
+  }
+
+  /**
+   * `wq replan`: the unfinished n of a sweep are taken out of the queues (running units finish
+   * first, within `timeoutMs`) and planned again for the workers live now, so units planned
+   * for a worker that has gone are split or counted otherwise. Stored results are kept and
+   * skipped.
+   */
+  async replan(sweepId: string, options: { timeoutMs?: number } = {}): Promise<SweepSubmission> {
+    const sweep = await this.registry.get(sweepId);
+    const sums = await this.store.sums(sweep.ns);
+    const pending = sweep.ns.filter((n) => !sums.has(n));
+    const { left } = await this.removeSizes(pending, options.timeoutMs ?? 60_000);
+    if (left.length) {
+      throw new InvalidInputError(
+        'sweep',
+        sweepId,
+        `a sweep whose units can be taken out of the queues (n = ${left.join(', ')} still running)`,
       );
     }
     return this.submit(sweep.ns, {
@@ -579,8 +587,7 @@ export class PipelineClient {
       const match = /child (\S+) failed/.exec(reason);
       if (!match?.[1]) break;
       const parts = match[1].split(':');
-      const queue =
-        parts[parts.length - 2] === QUEUE_NAMES.count ? this.queues.count : this.queues.aggregate;
+      const queue = this.queueNamed(parts[parts.length - 2] ?? '');
       const child = await queue.getJob(parts[parts.length - 1] ?? '');
       if (!child?.failedReason) break;
       reason = `${child.id}: ${child.failedReason}`;
@@ -617,6 +624,7 @@ export class PipelineClient {
         continue;
       }
       await this.removeFinishedJobs(planned.flow);
+      await this.queues.count.register(flowQueues(planned.flow));
       const adding = this.flows.add(planned.flow);
       // Awaited on the next turn of this loop; until then its failure is not yet unhandled.
       adding.catch(() => undefined);
@@ -652,13 +660,13 @@ export class PipelineClient {
     for (let i = 0; i < jobs.length; i++) {
       const job = jobs[i];
       if (!job || finished[i]?.[1] == null) continue;
-      const queue = job.queue === QUEUE_NAMES.count ? this.queues.count : this.queues.aggregate;
+      const queue = this.queueNamed(job.queue);
       await queue.remove(job.id, { removeChildren: true });
     }
   }
 
   private async removeWaitingChildren(queueName: string, id: string): Promise<void> {
-    const queue = queueName === QUEUE_NAMES.count ? this.queues.count : this.queues.aggregate;
+    const queue = this.queueNamed(queueName);
     const job = await queue.getJob(id);
     if (!job) return;
     const { unprocessed = [] } = await job.getDependencies({ unprocessed: { count: 10_000 } });
@@ -667,11 +675,16 @@ export class PipelineClient {
       const parts = key.split(':');
       const childId = parts[parts.length - 1] ?? '';
       const childQueue = parts[parts.length - 2] ?? '';
-      const child = childQueue === QUEUE_NAMES.count ? this.queues.count : this.queues.aggregate;
+      const child = this.queueNamed(childQueue);
       if ((await child.remove(childId, { removeChildren: true })) === 0) {
         await this.removeWaitingChildren(childQueue, childId);
       }
     }
+  }
+
+  /** `aggregate`, or the count queue of this name (`count` or a class queue). */
+  private queueNamed(name: string): Queue {
+    return isCountQueue(name) ? this.queues.count.get(name) : this.queues.aggregate;
   }
 
   async close(): Promise<void> {
@@ -682,4 +695,11 @@ export class PipelineClient {
     ]);
     await this.redis.quit().catch(() => undefined);
   }
+}
+
+/** The queue names of a flow's jobs (its class queues are listed before it is added). */
+function flowQueues(flow: FlowJob | FlowJobNode, into: Set<string> = new Set()): Set<string> {
+  into.add(flow.queueName);
+  for (const child of flow.children ?? []) flowQueues(child, into);
+  return into;
 }

@@ -9,6 +9,9 @@ import {
   isDecimal,
   type Mismatch,
   MismatchSchema,
+  parseDepthResult,
+  parseMismatch,
+  parseUnitResult,
   type UnitResult,
   UnitResultSchema,
 } from '../contracts/job-results.js';
@@ -58,6 +61,55 @@ if ARGV[3] ~= '' then
   redis.call('HINCRBYFLOAT', KEYS[2], ARGV[3] .. ':actual', ARGV[5])
 end
 return 1`;
+
+/**
+ * The stored part of a sweep's progress in one read. KEYS: sums, mismatches, then per n its
+ * depths hash followed by the units and check-units hash of each D. ARGV: '1' to return the
+ * unit results of every unfinished D (for their seconds), then the n. Per n it returns
+ * {S or '', mismatch JSON or '', depths HGETALL, [HLEN units, HLEN check units] per D,
+ * [HVALS units] per D}.
+ */
+const STORED_PROGRESS = `
+local out = {}
+local k = 3
+for i = 2, #ARGV do
+  local n = tonumber(ARGV[i])
+  local S = redis.call('HGET', KEYS[1], ARGV[i])
+  local mismatch = redis.call('HGET', KEYS[2], ARGV[i])
+  local depths = redis.call('HGETALL', KEYS[k])
+  k = k + 1
+  local stored = {}
+  for j = 1, #depths, 2 do stored[depths[j]] = true end
+  local counts = {}
+  local units = {}
+  for d = 0, n - 1 do
+    counts[#counts + 1] = redis.call('HLEN', KEYS[k])
+    counts[#counts + 1] = redis.call('HLEN', KEYS[k + 1])
+    if ARGV[1] == '1' and not S and not stored[tostring(d)] then
+      units[#units + 1] = redis.call('HVALS', KEYS[k])
+    else
+      units[#units + 1] = {}
+    end
+    k = k + 2
+  end
+  out[#out + 1] = {S or '', mismatch or '', depths, counts, units}
+end
+return out`;
+
+/** What the result store holds of one n, as a progress read needs it. */
+export interface StoredSize {
+  readonly n: number;
+  readonly S?: string;
+  /** Why S(n) was withdrawn (or not published), when a recount disagreed. */
+  readonly mismatch?: Mismatch;
+  /** N(n, D) stored so far, by D. */
+  readonly depths: ReadonlyMap<number, DepthResult>;
+  /** Stored unit results of each D: the first count, and the second of a verified sweep. */
+  readonly unitCounts: readonly number[];
+  readonly checkCounts: readonly number[];
+  /** Single-core seconds of the stored units of each unfinished D (with `unitSeconds` only). */
+  readonly unitSeconds?: readonly number[];
+}
 
 /** How a unit's result met the store. */
 export type PutUnitOutcome = 'stored' | 'duplicate' | 'conflict';
@@ -292,6 +344,102 @@ export class ResultStore {
     return found;
   }
 
+  /**
+   * Everything stored about these n that a progress read needs, in one round trip (one script),
+   * whatever the number of (n, D). With `unitSeconds`, the unit results of every unfinished D
+   * are read too (validated) and summed to the seconds spent on it so far.
+   */
+  async progress(
+    ns: readonly number[],
+    options: { unitSeconds?: boolean } = {},
+  ): Promise<Map<number, StoredSize>> {
+    const found = new Map<number, StoredSize>();
+    if (ns.length === 0) return found;
+    const keys = [this.keys.sums, this.keys.mismatches];
+    for (const n of ns) {
+      keys.push(this.keys.depths(n));
+      for (let d = 0; d < n; d++) keys.push(this.keys.units(n, d), this.keys.checkUnits(n, d));
+    }
+    const reply = await this.redis.eval(
+      STORED_PROGRESS,
+      keys.length,
+      ...keys,
+      options.unitSeconds ? '1' : '0',
+      ...ns.map(String),
+    );
+    const sizes = Array.isArray(reply) ? (reply as unknown[]) : [];
+    ns.forEach((n, i) => {
+      const [S, mismatch, depthFields, counts, units] = (sizes[i] ?? []) as [
+        unknown,
+        unknown,
+        unknown,
+        unknown,
+        unknown,
+      ];
+      const depths = new Map<number, DepthResult>();
+      const fields = stringList(depthFields);
+      for (let j = 0; j + 1 < fields.length; j += 2) {
+        const result = parseDepthResult(JSON.parse(fields[j + 1] ?? ''));
+        if (result.n === n && String(result.depth) === fields[j]) depths.set(result.depth, result);
+      }
+      const numbers = Array.isArray(counts) ? counts.map(Number) : [];
+      const unitLists = Array.isArray(units) ? units : [];
+      found.set(n, {
+        n,
+        ...(isDecimal(S) ? { S } : {}),
+        ...(typeof mismatch === 'string' && mismatch !== ''
+          ? { mismatch: parseMismatch(JSON.parse(mismatch)) }
+          : {}),
+        depths,
+        unitCounts: Array.from({ length: n }, (_, d) => numbers[2 * d] ?? 0),
+        checkCounts: Array.from({ length: n }, (_, d) => numbers[2 * d + 1] ?? 0),
+        ...(options.unitSeconds
+          ? {
+              unitSeconds: Array.from({ length: n }, (_, d) =>
+                stringList(unitLists[d]).reduce(
+                  (t, json) => t + parseUnitResult(JSON.parse(json)).seconds,
+                  0,
+                ),
+              ),
+            }
+          : {}),
+      });
+    });
+    return found;
+  }
+
+  /**
+   * Every stored unit result of these n, both counts (one round trip); undefined stands for a
+   * record that does not read as a unit result (the timeline counts those as untimed).
+   */
+  async unitResults(ns: readonly number[]): Promise<(UnitResult | undefined)[]> {
+    const read = this.redis.pipeline();
+    for (const n of ns) {
+      for (let d = 0; d < n; d++)
+        read.hvals(this.keys.units(n, d)).hvals(this.keys.checkUnits(n, d));
+    }
+    const replies = (await read.exec()) ?? [];
+    return replies.flatMap(([, jsons]) => stringList(jsons).map(readUnit));
+  }
+
+  /** When each sweep's last n was stored, for the sweeps whose every n is (one round trip). */
+  async completionTimes(
+    sweeps: readonly { readonly id: string; readonly ns: readonly number[] }[],
+  ): Promise<Map<string, number>> {
+    const times = new Map<string, number>();
+    if (sweeps.length === 0) return times;
+    const read = this.redis.pipeline();
+    for (const s of sweeps) read.hvals(this.keys.sweepDone(s.id));
+    const replies = (await read.exec()) ?? [];
+    sweeps.forEach((s, i) => {
+      const values = stringList(replies[i]?.[1]).map((v) => Date.parse(v));
+      if (values.length > 0 && values.length >= s.ns.length && values.every(Number.isFinite)) {
+        times.set(s.id, Math.max(...values));
+      }
+    });
+    return times;
+  }
+
   async depths(n: number, role: Role = 'primary'): Promise<Map<number, DepthResult>> {
     const raw = await this.redis.hgetall(
       role === 'check' ? this.keys.checkDepths(n) : this.keys.depths(n),
@@ -375,6 +523,18 @@ export class ResultStore {
       ? undefined
       : parseJson(CompletionRecordSchema, json, `record of n = ${n}`);
   }
+}
+
+function readUnit(json: string): UnitResult | undefined {
+  try {
+    return parseUnitResult(JSON.parse(json));
+  } catch {
+    return undefined;
+  }
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
 function disagreementField(n: number, depth: number, role: Role, unit: string): string {

@@ -7,7 +7,8 @@ import {
   type CompletionRecord,
   type DepthResult,
   InvalidInputError,
-  isDecimal,
+  knownSum,
+  parseCompletionRecord,
   knownValue,
   parseDepthResult,
   parseUnitResult,
@@ -219,41 +220,14 @@ function parseLine(text: string): ParsedLine {
   }
   if (fields.kind === 'unit') return parseUnitResult(fields);
   if (fields.kind === 'depth') return parseDepthResult(fields);
-  if (fields.kind === 'sum') return { ...parseCompletionRecord(fields), kind: 'sum' };
+  if (fields.kind === 'sum') {
+    const record = parseCompletionRecord(fields);
+    if (record.depths.length !== record.n) {
+      throw new InvalidInputError('depths', null, `N(${record.n}, D) for D = 0..${record.n - 1}`);
+    }
+    return { ...record, kind: 'sum' };
+  }
   throw new InvalidInputError('kind', fields.kind ?? null, 'one of unit, depth, sum');
-}
-
-function parseCompletionRecord(fields: Record<string, unknown>): CompletionRecord {
-  const { n, S, sweepId, completedAt, cpuSeconds, depths, workers, checks } = fields;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_N) {
-    throw new InvalidInputError('n', n ?? null, `an integer from 1 to ${MAX_N}`);
-  }
-  if (!isDecimal(S)) throw new InvalidInputError('S', S ?? null, 'a decimal string');
-  if (typeof sweepId !== 'string' || typeof completedAt !== 'string') {
-    throw new InvalidInputError('sweepId', sweepId ?? null, 'strings sweepId and completedAt');
-  }
-  if (typeof cpuSeconds !== 'number' || !(cpuSeconds >= 0)) {
-    throw new InvalidInputError('cpuSeconds', cpuSeconds ?? null, 'a number of seconds ≥ 0');
-  }
-  if (!Array.isArray(depths) || depths.length !== n) {
-    throw new InvalidInputError('depths', null, `N(${n}, D) for D = 0..${n - 1}`);
-  }
-  if (!Array.isArray(workers) || !workers.every((w) => typeof w === 'string')) {
-    throw new InvalidInputError('workers', null, 'an array of worker ids');
-  }
-  if (checks !== undefined && !Array.isArray(checks)) {
-    throw new InvalidInputError('checks', null, 'an array of second counts');
-  }
-  return {
-    n,
-    S,
-    sweepId,
-    completedAt,
-    cpuSeconds,
-    depths: depths.map(parseDepthResult),
-    workers,
-    ...(checks ? { checks: (checks as unknown[]).map(parseDepthResult) } : {}),
-  };
 }
 
 function checkPublished(n: number, depth: number, value: string): void {
@@ -274,6 +248,12 @@ function checkRecord(record: CompletionRecord): void {
     }
     checkPublished(record.n, d, depth.value);
   });
+  const known = knownSum(record.n);
+  if (known && known.value !== record.S) {
+    throw new Error(
+      `S(${record.n}) = ${record.S} disagrees with the reference ${known.value} (${known.source})`,
+    );
+  }
   const total = record.depths.reduce((t, d) => t + BigInt(d.value), 0n);
   if (total.toString() !== record.S) {
     throw new Error(`S(${record.n}) = ${record.S}, but its N(${record.n}, D) add up to ${total}`);

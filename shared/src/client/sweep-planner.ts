@@ -6,7 +6,8 @@ import type { FlowJob, FlowJobNode, JobsOptions } from 'bullmq';
 import {
   type Algorithm,
   ALGORITHMS,
-  estimateCost,
+  type ChoiceOptions,
+  chooseAlgorithm,
   planUnits,
   type WorkUnit,
 } from '../kernel/index.js';
@@ -23,6 +24,7 @@ import {
   planIdOf,
   type PlannedUnitRecord,
   QUEUE_NAMES,
+  countQueueFor,
   sumJobId,
   type SumJobData,
   unitJobId,
@@ -46,6 +48,12 @@ export interface SweepPlanOptions {
   readonly audit?: boolean;
   /** Plans made for the cluster by `planForCluster`, by `${n}:${D}`; others are planned here. */
   readonly depthPlans?: ReadonlyMap<string, PlannedDepth>;
+  /**
+   * Units up to this many estimated bytes go to `count` (every live worker holds them per
+   * slot); larger ones to the queue of their memory class (`countQueueFor`). Absent: all to
+   * `count`.
+   */
+  readonly baseUnitBytes?: number;
 }
 
 export interface PlannedSize {
@@ -112,9 +120,6 @@ async function recordPlan(plan: PlannedDepth, planId: string, store: ResultStore
   );
 }
 
-/** The algorithms `auto` chooses from; the seed's sorted merge is the reference, never faster. */
-const CANDIDATES: readonly Algorithm[] = ['window-transfer', 'dfs'];
-
 /**
  * Plans one (n, D): the cheapest candidate by calibrated seconds among those whose memory
  * estimate fits `maxUnitBytes` (the DFS always fits), split until no unit is expected above
@@ -130,7 +135,7 @@ export function planDepth(
   algorithm?: Algorithm,
 ): PlannedDepth {
   const calibration = options.calibration ?? {};
-  const chosen = algorithm ?? cheapestAlgorithm(n, depth, CANDIDATES, options) ?? 'dfs';
+  const chosen = algorithm ?? chooseAlgorithm(n, depth, choiceOptions(options)).algorithm;
   const ratio = calibrationRatio(calibration, chosen);
   // Estimates scale by the ratio, so "calibrated ≤ target" is "kernel estimate ≤ target / ratio".
   const units = planUnits(n, depth, {
@@ -145,22 +150,15 @@ export function planDepth(
   return { n, depth, algorithm: chosen, units };
 }
 
-/** The candidate with the lowest calibrated cost whose whole-(n, D) memory fits the cap. */
-export function cheapestAlgorithm(
-  n: number,
-  depth: number,
-  candidates: readonly Algorithm[],
+/** The kernel's chooser, with this cluster's memory cap and calibration. */
+function choiceOptions(
   options: Pick<SweepPlanOptions, 'maxUnitBytes' | 'calibration'>,
-): Algorithm | undefined {
-  let best: { algorithm: Algorithm; seconds: number } | undefined;
-  for (const algorithm of candidates) {
-    const estimate = estimateCost(algorithm, n, depth, []);
-    // The DFS's memory does not grow with the board; the others build whole tables.
-    if (algorithm !== 'dfs' && estimate.bytes > options.maxUnitBytes) continue;
-    const seconds = estimate.seconds * calibrationRatio(options.calibration ?? {}, algorithm);
-    if (!best || seconds < best.seconds) best = { algorithm, seconds };
-  }
-  return best?.algorithm;
+): ChoiceOptions {
+  const calibration = options.calibration ?? {};
+  return {
+    maxBytes: options.maxUnitBytes,
+    secondsScale: (algorithm) => calibrationRatio(calibration, algorithm),
+  };
 }
 
 /** Plans one n against what the result store holds. */
@@ -203,7 +201,7 @@ export async function planSize(
     const { depth } = plan;
     const primary = storedDepths.has(depth)
       ? undefined
-      : await countNode(plan, store, retry, options.sweepId);
+      : await countNode(plan, store, retry, options.sweepId, options.baseUnitBytes);
     if (primary) jobs += primary.jobs;
     if (!options.verify || storedChecks.has(depth)) {
       if (primary) children.push(primary.node);
@@ -217,6 +215,7 @@ export async function planSize(
       store,
       retry,
       options.sweepId,
+      options.baseUnitBytes,
       primary?.node,
     );
     children.push(check.node);
@@ -254,7 +253,11 @@ export function planCheck(
   options: Pick<SweepPlanOptions, 'targetSeconds' | 'maxUnitBytes' | 'calibration'>,
 ): PlannedDepth {
   const others = ALGORITHMS.filter((a) => a !== primary);
-  const algorithm = cheapestAlgorithm(n, depth, others, options) ?? primary;
+  const { algorithm } = chooseAlgorithm(n, depth, {
+    ...choiceOptions(options),
+    candidates: others,
+    fallback: primary,
+  });
   return { ...planDepth(n, depth, options, algorithm), role: 'check' };
 }
 
@@ -268,8 +271,13 @@ async function countNode(
   store: ResultStore,
   retry: JobsOptions,
   sweepId: string,
+  baseUnitBytes: number | undefined,
   under?: FlowJobNode,
 ): Promise<{ node: FlowJobNode; jobs: number }> {
+  const queueOf = (planned: PlannedUnit): string =>
+    baseUnitBytes === undefined
+      ? QUEUE_NAMES.count
+      : countQueueFor(planned.unit.estimate.bytes, baseUnitBytes);
   const { n, depth, role } = plan;
   const check = role === 'check';
   const id = check ? checkJobId(n, depth) : depthJobId(n, depth);
@@ -281,7 +289,7 @@ async function countNode(
     return {
       node: {
         name: JOB_NAMES.unit,
-        queueName: QUEUE_NAMES.count,
+        queueName: queueOf(only),
         data: unitData(only, sweepId, planId, true, role),
         opts: { ...retry, priority: only.priority, jobId: id },
         ...(below.length ? { children: below } : {}),
@@ -295,7 +303,7 @@ async function countNode(
     if (stored.has(keyOf(planned.unit))) return;
     unitJobs.push({
       name: JOB_NAMES.unit,
-      queueName: QUEUE_NAMES.count,
+      queueName: queueOf(planned),
       data: unitData(planned, sweepId, planId, false, role),
       opts: {
         ...retry,
@@ -345,6 +353,7 @@ function unitData(
     planId,
     estimateSeconds: planned.estimateSeconds,
     modelSeconds: unit.estimate.seconds,
+    bytes: Math.ceil(unit.estimate.bytes),
     whole,
     ...(role ? { role } : {}),
   };

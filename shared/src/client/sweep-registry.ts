@@ -2,7 +2,7 @@
 import type { Redis } from 'ioredis';
 import { InvalidInputError } from '../kernel/errors.js';
 import { SWEEP_ID } from '../contracts/job-payloads.js';
-import { parseJson } from '../contracts/schema.js';
+import { parseInput, parseJson } from '../contracts/schema.js';
 import {
   type SweepRecord,
   SweepRecordSchema,
@@ -12,6 +12,16 @@ import {
 import { type StoreKeys, storeKeys } from '../contracts/store-keys.js';
 
 export type { SweepRecord, WorkerInfo } from '../contracts/sweep-record.js';
+
+/** A SweepRecord read back from Redis, every field checked. */
+export function parseSweepRecord(value: unknown): SweepRecord {
+  return parseInput(SweepRecordSchema, value, { name: 'sweep record' });
+}
+
+/** A WorkerInfo (a heartbeat) read back from Redis, every field checked. */
+export function parseWorkerInfo(value: unknown): WorkerInfo {
+  return parseInput(WorkerInfoSchema, value, { name: 'worker heartbeat' });
+}
 
 /** A worker is live when its last heartbeat is younger than this. */
 export const WORKER_TTL_MS = 15_000;
@@ -34,10 +44,16 @@ export class SweepRegistry {
       .exec();
   }
 
+  /** The sweep, or undefined when no sweep has this id. */
+  async find(id: string): Promise<SweepRecord | undefined> {
+    const json = SWEEP_ID.test(id) ? await this.redis.get(this.keys.sweep(id)) : null;
+    return json === null ? undefined : parseJson(SweepRecordSchema, json, 'sweep record');
+  }
+
   /** The sweep, or an InvalidInputError naming the sweeps that exist. */
   async get(id: string): Promise<SweepRecord> {
-    const json = SWEEP_ID.test(id) ? await this.redis.get(this.keys.sweep(id)) : null;
-    if (json === null) {
+    const sweep = await this.find(id);
+    if (sweep === undefined) {
       const known = await this.redis.zrange(this.keys.sweeps, -5, -1);
       throw new InvalidInputError(
         'sweep',
@@ -45,7 +61,7 @@ export class SweepRegistry {
         known.length ? `a sweep id such as ${known.join(', ')}` : 'a sweep id (none exist yet)',
       );
     }
-    return parseJson(SweepRecordSchema, json, `sweep ${id}`);
+    return sweep;
   }
 
   async list(): Promise<SweepRecord[]> {
@@ -54,7 +70,7 @@ export class SweepRegistry {
     const values = await this.redis.mget(...ids.map((id) => this.keys.sweep(id)));
     return values
       .filter((v): v is string => v !== null)
-      .map((v) => parseJson(SweepRecordSchema, v, 'sweep'));
+      .map((v) => parseJson(SweepRecordSchema, v, 'sweep record'));
   }
 
   async heartbeat(info: WorkerInfo): Promise<void> {
@@ -83,8 +99,14 @@ export class SweepRegistry {
     const ids = await this.redis.zrange(this.keys.workers, 0, -1);
     if (ids.length === 0) return [];
     const values = await this.redis.hmget(this.keys.workerInfo, ...ids);
-    return values
-      .filter((v): v is string => v !== null)
-      .map((v) => parseJson(WorkerInfoSchema, v, 'worker heartbeat'));
+    // An unreadable heartbeat (a forged or foreign one) is left out, not let stop status or a
+    // submission: it names no worker this pipeline can use.
+    return values.flatMap((v) => {
+      try {
+        return v === null ? [] : [parseJson(WorkerInfoSchema, v, 'worker heartbeat')];
+      } catch {
+        return [];
+      }
+    });
   }
 }

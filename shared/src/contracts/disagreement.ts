@@ -8,11 +8,11 @@ export const DisagreementSchema = record({
   depth: v.message(v.pipe(v.number(), v.integer(), v.minValue(0)), 'D ≥ 0'),
   role: v.picklist(['primary', 'check'], '"primary" or "check"'),
   unit: v.string('a unit key'),
-  /** The value the store held (still there); '' when it was unreadable. */
-  stored: v.string('a decimal string or ""'),
+  /** The value the store held (still there); '' when it was unreadable (it disagrees with any). */
+  stored: v.message(v.pipe(v.string(), v.regex(/^(|0|[1-9][0-9]*)$/)), 'a decimal string or ""'),
   storedWorker: v.string('a worker id or ""'),
   /** The new count, kept aside. */
-  counted: v.string('a decimal string'),
+  counted: v.message(v.pipe(v.string(), v.regex(/^(0|[1-9][0-9]*)$/)), 'a decimal string'),
   countedWorker: v.string('a worker id'),
   at: v.string('an ISO time'),
 });

@@ -17,6 +17,14 @@ export {
   parseUnitKey,
   checkJobId,
   checkUnitJobId,
+  memoryClassOf,
+  largestClassWithin,
+  formatClass,
+  countQueueFor,
+  countQueueClass,
+  isCountQueue,
+  countClassesKey,
+  countQueueNames,
 } from './queues.js';
 export {
   type UnitJobData,
@@ -51,6 +59,8 @@ export {
   parseChildResult,
   wholeDepth,
   parseSumChild,
+  parseMismatch,
+  parseCompletionRecord,
 } from './job-results.js';
 export { type StoreKeys, storeKeys } from './store-keys.js';
 export {
@@ -96,7 +106,15 @@ export {
   calibrationFromFields,
   calibrationRatio,
 } from './calibration.js';
-export { CLASSIC_QUEENS, type KnownValue, knownValue } from './references.js';
+export {
+  CLASSIC_QUEENS,
+  KNOWN_S,
+  type KnownValue,
+  knownSum,
+  knownSums,
+  knownValue,
+  UNIQUE_QUEENS,
+} from './references.js';
 export { MACHINE_MEMORY_SHARE, defaultSlotMemory, defaultWorkerMemory } from './worker-memory.js';
 export { parseNSpec } from './n-spec.js';
 export {

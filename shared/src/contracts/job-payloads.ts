@@ -72,6 +72,16 @@ const UnitJobFields = record({
   estimateSeconds: seconds(''),
   /** The kernel's estimate before calibration, kept with the result to calibrate later plans. */
   modelSeconds: v.optional(seconds(', or absent')),
+  /**
+   * Its estimated peak memory (bytes, the kernel's `estimateCost(...).bytes`): it chose the
+   * unit's count queue, and `wq status` names it when no live worker can hold the unit.
+   */
+  bytes: v.optional(
+    v.message(
+      v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
+      'a whole number of bytes ≥ 0, or absent',
+    ),
+  ),
   /** True when this unit is all of N(n, D) (the (n, D) was not split). */
   whole: v.boolean('true or false'),
   algorithm,

@@ -103,7 +103,7 @@ export type DepthMismatch = v.InferOutput<typeof DepthMismatchSchema>;
 /** Why S(n) was not published: counts that disagree, with every value. */
 export const MismatchSchema = record({
   n: countInteger(1, 'n ≥ 1'),
-  sweepId: v.string('a sweep id'),
+  sweepId: v.message(v.pipe(v.string(), v.regex(SWEEP_ID)), 'a sweep id'),
   at: v.string('an ISO time'),
   depths: v.message(v.pipe(v.array(DepthMismatchSchema), v.readonly()), 'a list of (n, D) counts'),
 });
@@ -127,7 +127,7 @@ const depthResults = v.message(
 export const CompletionRecordSchema = record({
   n: countInteger(1, 'n ≥ 1'),
   S: decimal,
-  sweepId: v.string('a sweep id'),
+  sweepId: v.message(v.pipe(v.string(), v.regex(SWEEP_ID)), 'a sweep id'),
   completedAt: v.string('an ISO time'),
   /** Single-core seconds summed over every unit of every D. */
   cpuSeconds: secondsAtLeast0,
@@ -189,4 +189,14 @@ export function wholeDepth(unit: UnitResult): DepthResult {
     ...(unit.estimateSeconds === undefined ? {} : { estimateSeconds: unit.estimateSeconds }),
     ...(unit.role === undefined ? {} : { role: unit.role }),
   };
+}
+
+/** A Mismatch read back from the result store (`wq status` shows it as the reason). */
+export function parseMismatch(value: unknown): Mismatch {
+  return parseInput(MismatchSchema, value, { name: 'mismatch' });
+}
+
+/** A CompletionRecord read back from the result store (or from an import file). */
+export function parseCompletionRecord(value: unknown): CompletionRecord {
+  return parseInput(CompletionRecordSchema, value, { name: 'completion record' });
 }

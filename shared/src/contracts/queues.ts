@@ -6,6 +6,86 @@ export const QUEUE_NAMES = { count: 'count', aggregate: 'aggregate' } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
 /**
+ * Units go only where they fit. A unit that every live worker can hold goes to `count`, which
+ * every worker consumes; a larger one goes to the count queue of its memory class, the next
+ * power of two of its estimated bytes (`count@2GiB`), which only workers whose per-slot memory
+ * holds that class consume. A small worker so never fetches a unit it would have to refuse.
+ * Powers of two keep the classes few (one per doubling) whatever the machines' sizes.
+ */
+export const COUNT_CLASS_SEPARATOR = '@';
+
+/** The memory class of a unit of `bytes`: the smallest power of two ≥ bytes (≥ 1). */
+export function memoryClassOf(bytes: number): number {
+  let size = 1;
+  while (size < bytes) size *= 2;
+  return size;
+}
+
+/** The largest memory class that `bytes` holds (0 below one byte). */
+export function largestClassWithin(bytes: number): number {
+  if (bytes < 1) return 0;
+  let size = 1;
+  while (size * 2 <= bytes) size *= 2;
+  return size;
+}
+
+const SIZE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'] as const;
+
+/** A power of two of bytes as a queue name part: 512MiB, 2GiB. */
+export function formatClass(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && value % 1024 === 0 && unit < SIZE_UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value}${SIZE_UNITS[unit]}`;
+}
+
+/**
+ * The count queue of a unit estimated at `bytes`: `count` when it fits `baseBytes` (what every
+ * live worker holds per slot), else the queue of its memory class.
+ */
+export function countQueueFor(bytes: number, baseBytes: number): string {
+  if (bytes <= baseBytes) return QUEUE_NAMES.count;
+  return `${QUEUE_NAMES.count}${COUNT_CLASS_SEPARATOR}${formatClass(memoryClassOf(bytes))}`;
+}
+
+/**
+ * The memory class of a count queue (bytes): 0 for `count` (any worker), the class of a
+ * `count@<size>` queue, or undefined for any other name.
+ */
+export function countQueueClass(name: string): number | undefined {
+  if (name === QUEUE_NAMES.count) return 0;
+  const match = /^count@(\d+)(B|KiB|MiB|GiB|TiB|PiB)$/.exec(name);
+  if (!match?.[1] || !match[2]) return undefined;
+  const bytes =
+    Number(match[1]) * 1024 ** SIZE_UNITS.indexOf(match[2] as (typeof SIZE_UNITS)[number]);
+  return Number.isSafeInteger(bytes) && memoryClassOf(bytes) === bytes ? bytes : undefined;
+}
+
+/** True for `count` and every class queue. */
+export function isCountQueue(name: string): boolean {
+  return countQueueClass(name) !== undefined;
+}
+
+/**
+ * The Redis set of class queues a producer has put units in. Workers read it to learn which
+ * class queues to consume; status, cancel, retry, the dashboard and /metrics read it to see
+ * every count queue. With one kind of worker it stays empty: nothing but `count` is used.
+ */
+export function countClassesKey(prefix: string): string {
+  return `${prefix}:count-classes`;
+}
+
+/** Every count queue named in `classes` (the set above), `count` first, then by class. */
+export function countQueueNames(classes: Iterable<string>): string[] {
+  const named = [...new Set(classes)].filter((q) => (countQueueClass(q) ?? 0) > 0);
+  named.sort((a, b) => (countQueueClass(a) ?? 0) - (countQueueClass(b) ?? 0));
+  return [QUEUE_NAMES.count, ...named];
+}
+
+/**
  * How long finished jobs stay in Redis. Results live in the result store, so a finished job is
  * only kept to be looked at: completed ones for an hour (at most 1000 per queue), failed ones,
  * which `wq retry` and `wq status` read, for a week (at most 10,000).

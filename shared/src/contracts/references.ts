@@ -1,7 +1,8 @@
-// Published values every S(n) is checked against, verified sweep or not: N(n, 0) = n^n (no row
-// sees another) and N(n, n−1) = the classic n-queens count (OEIS A000170).
+// The one list of reference values every test, bench and verified sweep checks against. Each
+// value is taken from a publication or from the C++ baseline (never from this project's kernel),
+// and says which, so a failure message can name where the expected value comes from.
 
-/** OEIS A000170 for n = 1..27: the classic n-queens counts, as decimal strings. */
+/** OEIS A000170 for n = 1..27: the classic n-queens counts Q(n) = N(n, n − 1). */
 export const CLASSIC_QUEENS: readonly string[] = [
   '1',
   '0',
@@ -32,15 +33,93 @@ export const CLASSIC_QUEENS: readonly string[] = [
   '234907967154122528',
 ];
 
+/** OEIS A002562 for n = 1..17 (PROBLEM.md): n-queens solutions up to rotation and reflection. */
+export const UNIQUE_QUEENS: readonly string[] = [
+  '1',
+  '0',
+  '0',
+  '1',
+  '2',
+  '1',
+  '6',
+  '12',
+  '46',
+  '92',
+  '341',
+  '1787',
+  '9233',
+  '45752',
+  '285053',
+  '1846955',
+  '11977939',
+];
+
+const PROBLEM = 'PROBLEM.md';
+/**
+ * The seed's algorithm as compiled C++ (shared/baseline/seed-dp.cpp), an implementation
+ * independent of the TypeScript kernel the workers run. Printed by `seed-dp 1 13 1`,
+ * `seed-dp 14 14 2` and `seed-dp 15 15 1` (S(15): 844 s, one thread) on the 2-core machine.
+ */
+const BASELINE = 'baseline/seed-dp.cpp';
+
+/**
+ * S(n) for n = 1..15, indexed by n − 1: S(4), S(5) and S(14) are published (PROBLEM.md), the
+ * others printed by the baseline.
+ */
+export const KNOWN_S: readonly string[] = [
+  '1',
+  '4',
+  '29',
+  '276',
+  '3347',
+  '49602',
+  '873477',
+  '17766990',
+  '409828485',
+  '10570235486',
+  '301407798711',
+  '9414912932950',
+  '319705972380085',
+  '11726115562784664',
+  '461983502794813419',
+];
+
+/** The S(n) that PROBLEM.md publishes; the others in KNOWN_S come from the baseline. */
+const PUBLISHED_S = new Set([4, 5, 14]);
+
+/** N(4, D) for D = 0..3: PROBLEM.md's worked example. */
+const WORKED_EXAMPLE_N4: readonly string[] = ['256', '16', '2', '2'];
+
 export interface KnownValue {
   readonly value: string;
   /** Where the value comes from, for the failure message. */
   readonly source: string;
 }
 
-/** The published N(n, D), when there is one. */
+/** The reference S(n), when there is one. */
+export function knownSum(n: number): KnownValue | undefined {
+  const value = KNOWN_S[n - 1];
+  if (value === undefined) return undefined;
+  return { value, source: PUBLISHED_S.has(n) ? PROBLEM : BASELINE };
+}
+
+/** S(n) for each n, as the map tests compare results with; throws for an n without one. */
+export function knownSums(ns: readonly number[]): Map<number, string> {
+  return new Map(
+    ns.map((n) => {
+      const known = knownSum(n);
+      if (!known)
+        throw new RangeError(`n: no reference S(${n}); KNOWN_S holds n = 1..${KNOWN_S.length}`);
+      return [n, known.value];
+    }),
+  );
+}
+
+/** The published N(n, D), when there is one: n^n, OEIS A000170 or PROBLEM.md's n = 4. */
 export function knownValue(n: number, depth: number): KnownValue | undefined {
   if (depth === 0) return { value: (BigInt(n) ** BigInt(n)).toString(), source: 'n^n' };
   const classic = depth === n - 1 ? CLASSIC_QUEENS[n - 1] : undefined;
-  return classic === undefined ? undefined : { value: classic, source: 'OEIS A000170' };
+  if (classic !== undefined) return { value: classic, source: 'OEIS A000170' };
+  const example = n === 4 ? WORKED_EXAMPLE_N4[depth] : undefined;
+  return example === undefined ? undefined : { value: example, source: PROBLEM };
 }

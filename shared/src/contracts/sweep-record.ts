@@ -14,7 +14,13 @@ export const SweepRecordSchema = record({
     v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(1))), v.readonly()),
     'a list of sizes n ≥ 1',
   ),
-  createdAt: v.string('an ISO time'),
+  createdAt: v.message(
+    v.pipe(
+      v.string(),
+      v.check((at) => !Number.isNaN(Date.parse(at))),
+    ),
+    'an ISO time',
+  ),
   targetSeconds: v.message(v.pipe(v.number(), v.gtValue(0)), 'a number of seconds > 0'),
   /** Units planned per n (work already in the result store included). */
   units: perSize(count, 'units per n, each an integer ≥ 0'),
@@ -32,9 +38,14 @@ export const WorkerInfoSchema = record({
   id: v.string('a worker id'),
   host: v.string('a host name'),
   pid: count,
-  concurrency: count,
+  concurrency: v.message(v.pipe(v.number(), v.integer(), v.minValue(1)), 'slots ≥ 1'),
   /** Memory this worker may use in all (WQ_WORKER_MEMORY, or derived from its machine). */
   memoryBytes: v.optional(count),
+  /**
+   * The largest unit it takes per slot (bytes): its memory shared among its slots, at most
+   * its WQ_MAX_UNIT_BYTES. It consumes the count queues of the memory classes this holds.
+   */
+  slotBytes: v.optional(count),
   /** The weak-queens version it runs. */
   version: v.optional(v.string('a version or absent')),
   startedAt: v.string('an ISO time'),

@@ -179,15 +179,25 @@ function searchOrder(n: number, prefix: readonly number[], middle: readonly numb
 }
 
 export interface ChoiceOptions {
-  /** Largest estimated peak memory an algorithm may use; default 1 GiB. */
+  /** Largest estimated peak memory an algorithm may use; default 1 GiB. The DFS always fits. */
   readonly maxBytes?: number;
+  /** The algorithms to choose from; default AUTO_CANDIDATES. */
+  readonly candidates?: readonly Algorithm[];
+  /** Multiplies an algorithm's estimated seconds (a cluster's calibration); default 1. */
+  readonly secondsScale?: (algorithm: Algorithm) => number;
+  /** The choice when no candidate fits in memory; default the DFS. */
+  readonly fallback?: Algorithm;
 }
 
 export const DEFAULT_MAX_BYTES = 1024 ** 3;
 
+/** What `auto` chooses from: the seed's sorted merge is the reference and never wins on time. */
+export const AUTO_CANDIDATES: readonly Algorithm[] = ['window-transfer', 'dfs'];
+
 /**
- * Picks the algorithm with the lowest estimated time among those that fit in memory. The DFS
- * always fits; the sorted-merge seed is the reference and never wins on time.
+ * The one algorithm chooser (`auto`, the sweep planner, a verified sweep's second count): the
+ * candidate with the lowest (scaled) estimated time among those that fit in memory, the first
+ * listed on a tie; the fallback when none fits. The estimate returned is the kernel's, unscaled.
  */
 export function chooseAlgorithm(
   n: number,
@@ -195,10 +205,15 @@ export function chooseAlgorithm(
   options: ChoiceOptions = {},
 ): { algorithm: Algorithm; estimate: CostEstimate } {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const dfs = estimateCost('dfs', n, depth, []);
-  const transfer = estimateCost('window-transfer', n, depth, []);
-  if (transfer.bytes <= maxBytes && transfer.seconds <= dfs.seconds) {
-    return { algorithm: 'window-transfer', estimate: transfer };
+  let best: { algorithm: Algorithm; estimate: CostEstimate; seconds: number } | undefined;
+  for (const algorithm of options.candidates ?? AUTO_CANDIDATES) {
+    const estimate = estimateCost(algorithm, n, depth, []);
+    // The DFS's memory does not grow with the board; the others build whole tables.
+    if (algorithm !== 'dfs' && estimate.bytes > maxBytes) continue;
+    const seconds = estimate.seconds * (options.secondsScale?.(algorithm) ?? 1);
+    if (!best || seconds < best.seconds) best = { algorithm, estimate, seconds };
   }
-  return { algorithm: 'dfs', estimate: dfs };
+  if (best) return { algorithm: best.algorithm, estimate: best.estimate };
+  const fallback = options.fallback ?? 'dfs';
+  return { algorithm: fallback, estimate: estimateCost(fallback, n, depth, []) };
 }

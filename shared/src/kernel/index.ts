@@ -20,6 +20,8 @@ export {
   countCompletions,
   estimateCost,
   chooseAlgorithm,
+  type ChoiceOptions,
+  AUTO_CANDIDATES,
   DEFAULT_MAX_BYTES,
 } from './algorithms.js';
 export {
@@ -41,3 +43,12 @@ export {
 export { countBySeedDp } from './seed-dp.js';
 export { estimateTree } from './estimate.js';
 export { type UnitRows, centreRows, symmetryScheme, topUnits, unitWeight } from './symmetry.js';
+export {
+  KernelPool,
+  type KernelPoolOptions,
+  type KernelRun,
+  WHOLE_MACHINE_BYTES,
+  WHOLE_MACHINE_SECONDS,
+} from './kernel-pool.js';
+export { HandBackError } from './hand-back-error.js';
+export { KernelError } from './kernel-error.js';

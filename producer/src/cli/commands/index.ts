@@ -14,6 +14,7 @@ import { classic } from './classic.js';
 import { compute } from './compute.js';
 import { dashboardCommand } from './dashboard.js';
 import { planCommand } from './plan.js';
+import { replanCommand } from './replan.js';
 import { resultsCommand } from './results.js';
 import { retryCommand } from './retry.js';
 import { statusCommand } from './status.js';
@@ -34,6 +35,7 @@ export const commands: readonly Command[] = [
   resultsCommand,
   cancelCommand,
   retryCommand,
+  replanCommand,
   verifyCommand,
   dashboardCommand,
 ];

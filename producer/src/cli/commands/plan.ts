@@ -14,6 +14,7 @@ import {
 import type { ClusterDescription, ClusterPlan } from '@weak-queens/shared/client';
 import { defineCommand } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
+import { formatBytes } from '../unfit-lines.js';
 import { N_SPEC } from './n-spec.js';
 
 export const planCommand = defineCommand(
@@ -185,10 +186,4 @@ function formatSeconds(seconds: number): string {
   if (seconds < 7200) return `${(seconds / 60).toFixed(1)} min`;
   if (seconds < 172_800) return `${(seconds / 3600).toFixed(1)} h`;
   return `${(seconds / 86_400).toFixed(1)} days`;
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes >= 2 ** 30) return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
-  if (bytes >= 2 ** 20) return `${(bytes / 2 ** 20).toFixed(0)} MiB`;
-  return `${(bytes / 1024).toFixed(0)} KiB`;
 }

@@ -2,6 +2,7 @@
 import { compileConfig } from '@weak-queens/shared/contracts';
 import { defineCommand } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
+import { formatBytes, unfitLines } from '../unfit-lines.js';
 
 export const statusCommand = defineCommand(
   {
@@ -29,8 +30,9 @@ export const statusCommand = defineCommand(
             size.state === 'done'
               ? `S = ${size.S}`
               : `${size.unitsDone}/${size.units} units${size.reason ? `  ${size.reason}` : ''}`;
-          lines.push(`  n = ${String(size.n).padStart(2)}  ${size.state.padEnd(7)}  ${detail}`);
+          lines.push(`  n = ${String(size.n).padStart(2)}  ${size.state.padEnd(9)}  ${detail}`);
         }
+        lines.push(...unfitLines(s).map((line) => `  ${line}`));
       }
       if (report.sweeps.length === 0) lines.push('no sweeps');
       for (const d of report.disagreements) {
@@ -40,10 +42,11 @@ export const statusCommand = defineCommand(
       }
       lines.push(`workers: ${report.workers.length} live`);
       for (const w of report.workers) {
-        const memory = w.memoryBytes ? `  memory ${(w.memoryBytes / 2 ** 30).toFixed(1)} GiB` : '';
+        const memory = w.memoryBytes ? `  memory ${formatBytes(w.memoryBytes)}` : '';
+        const slot = w.slotBytes ? ` (${formatBytes(w.slotBytes)} per slot)` : '';
         const version = w.version ? `  v${w.version}` : '';
         lines.push(
-          `  ${w.id}  host ${w.host}  slots ${w.concurrency}${memory}${version}  since ${w.startedAt}`,
+          `  ${w.id}  host ${w.host}  slots ${w.concurrency}${memory}${slot}${version}  since ${w.startedAt}`,
         );
       }
       process.stdout.write(lines.join('\n') + '\n');

@@ -1,4 +1,5 @@
-// A failure reported by the kernel thread, with whether another attempt can help.
+// A unit the kernel pool could not count (the kernel threw, its thread died, or it ran past its
+// work bound), with whether another attempt can help.
 
 export class KernelError extends Error {
   constructor(

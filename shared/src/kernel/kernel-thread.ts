@@ -1,7 +1,9 @@
-// Runs one unit at a time on a worker thread, so the CPU-bound kernel never blocks the main
-// thread where BullMQ renews job locks. Messages: in { unit }, out progress / done / error.
+// A slot of the kernel pool: runs one unit at a time on a worker thread, so the CPU-bound
+// kernel never blocks the main thread (where BullMQ renews job locks, or a progress bar draws).
+// Messages: in { unit }, out progress / done / error.
 import { parentPort } from 'node:worker_threads';
-import { countUnit, WeakQueensError, type WorkUnit } from '@weak-queens/shared/kernel';
+import { WeakQueensError } from './errors.js';
+import { countUnit, type WorkUnit } from './plan.js';
 
 export type ThreadRequest = { readonly unit: WorkUnit };
 export type ThreadReply =

@@ -1,12 +1,15 @@
-// A fixed set of worker threads that run kernel units, one unit per thread at a time; a big
-// window-transfer unit instead runs alone on a team of as many threads as the pool has slots.
+// The one pool of kernel threads, for the worker and for `wq compute`: a fixed set of slots that
+// run units, one unit per thread at a time; a big window-transfer unit instead runs alone on a
+// team of as many threads as the pool has slots. The main thread stays free (BullMQ renews job
+// locks there; `wq compute` draws its progress bar there).
 import { Worker } from 'node:worker_threads';
-import { countByWindowTransferParallel, type WorkUnit } from '@weak-queens/shared/kernel';
-import { WeakQueensError } from '@weak-queens/shared/contracts';
+import { InvalidInputError, WeakQueensError } from './errors.js';
 import { HandBackError } from './hand-back-error.js';
 import { KernelError } from './kernel-error.js';
 import type { ThreadReply } from './kernel-thread.js';
+import type { WorkUnit } from './plan.js';
 import { SlotGate } from './slot-gate.js';
+import { countByWindowTransferParallel } from './window-transfer-parallel.js';
 
 interface Slot {
   /** Its place in the pool, 0 … size − 1: a replaced thread takes the lowest free one. */
@@ -34,6 +37,12 @@ export interface KernelPoolOptions {
   readonly wholeMachineSeconds?: number;
   /** … and so does one estimated at this many bytes or more, which is best run alone. */
   readonly wholeMachineBytes?: number;
+  /**
+   * Largest sum of estimated peak bytes of the ordinary units running at once (default: no
+   * limit; the worker's planner caps each unit instead). `wq compute` uses 1 GiB, so two big
+   * transfer tables never run side by side.
+   */
+  readonly memoryBudget?: number;
 }
 
 export const WHOLE_MACHINE_SECONDS = 10;
@@ -45,7 +54,7 @@ export class KernelPool {
   private readonly slots = new Set<Slot>();
   /** Aborts each whole-machine unit running now (a hand-back or its work bound). */
   private readonly teams = new Map<AbortController, Promise<unknown>>();
-  private readonly gate = new SlotGate();
+  private readonly gate: SlotGate;
   private readonly script: URL;
   private closed = false;
 
@@ -53,13 +62,18 @@ export class KernelPool {
     readonly size: number,
     private readonly options: KernelPoolOptions = {},
   ) {
+    if (!Number.isInteger(size) || size < 1) {
+      throw new InvalidInputError('threads', size, 'an integer ≥ 1');
+    }
+    // Resolved next to this file, so it finds dist/kernel/kernel-thread.js once built.
     this.script = options.script ?? new URL('./kernel-thread.js', import.meta.url);
+    this.gate = new SlotGate(size, options.memoryBudget);
   }
 
   /**
-   * Counts one unit on a free thread (there is always one: BullMQ concurrency = pool size), or
-   * a big window-transfer unit on all `size` threads once the others are free (see
-   * usesWholeMachine); units that arrive meanwhile wait for it. With `boundSeconds`, a unit
+   * Counts one unit on a free thread (waiting for one when all `size` are busy, or when the
+   * memory budget is spent), or a big window-transfer unit on all `size` threads once the
+   * others are free (see usesWholeMachine); units that arrive meanwhile wait for it. With `boundSeconds`, a unit
    * still running after that long is stopped (its threads are terminated) and rejected with a
    * non-retryable KernelError that says so.
    */
@@ -70,7 +84,7 @@ export class KernelPool {
   ): Promise<KernelRun> {
     if (this.closed) throw new HandBackError();
     const alone = this.usesWholeMachine(unit);
-    const release = await this.gate.enter(alone);
+    const release = await this.gate.enter(alone, unit.estimate.bytes);
     try {
       if (this.closed) throw new HandBackError();
       return alone

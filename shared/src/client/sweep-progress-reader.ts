@@ -1,0 +1,560 @@
+// The one reader of sweep progress: `wq status`, `wq sweep --wait`, `npm start` and the
+// dashboard's API and live feed all see the same statuses, computed here. A read costs a
+// constant few round trips whatever the number of (n, D): one script over the result store, one
+// over the queues (sent together), and for the dashboard's per-D view one more over the jobs of
+// the unfinished D.
+import type { Job, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import {
+  depthJobId,
+  type DepthResult,
+  parseDepthJobData,
+  parseUnitJobData,
+  QUEUE_NAMES,
+  sumJobId,
+} from '../contracts/index.js';
+import { planUnits } from '../kernel/plan.js';
+import type { ResultStore, StoredSize } from './result-store.js';
+import type { SweepRecord, SweepRegistry } from './sweep-registry.js';
+
+/**
+ * What an n, an (n, D) or a whole sweep is doing. `queued`: nothing of it counted yet;
+ * `running`: some of it counted or being counted; `done`: stored; `failed`: a job failed (the
+ * reason says which) or S(n) was withdrawn; `cancelled`: its jobs were removed before it finished.
+ */
+export type ProgressStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+
+export interface DepthProgress {
+  readonly depth: number;
+  readonly status: ProgressStatus;
+  readonly algorithm: string;
+  readonly unitsDone: number;
+  readonly units: number;
+  /** Single-core seconds spent on its units so far (running ones included). */
+  readonly seconds: number;
+  /** Estimated seconds until done (null when unknown or not running). */
+  readonly etaSeconds: number | null;
+  /** N(n, D) once done. */
+  readonly value: string | null;
+  readonly reason: string | null;
+}
+
+export interface SizeProgress {
+  readonly n: number;
+  /** Named `state` in `wq status --json` since its first version; the words are ProgressStatus. */
+  readonly state: ProgressStatus;
+  readonly unitsDone: number;
+  readonly units: number;
+  readonly S?: string;
+  readonly reason?: string;
+  /** `wq status` only: the plan's expected seconds next to the measured ones. */
+  readonly timing?: SizeTiming;
+  /** The dashboard only: every D of n. */
+  readonly depths?: readonly DepthProgress[];
+  /** Units waiting in a class queue that no live worker consumes (`wq replan` helps). */
+  readonly unfit?: readonly UnfitUnit[];
+}
+
+/** A unit that needs more memory than any live worker has per slot. */
+export interface UnfitUnit {
+  readonly jobId: string;
+  readonly queue: string;
+  readonly n: number;
+  readonly depth: number;
+  /** Its estimated peak memory (bytes). */
+  readonly bytes: number;
+  /** The largest per-slot memory of a live worker (0: none live). */
+  readonly largestSlotBytes: number;
+}
+
+/** Expected (calibrated plan) against measured single-core seconds of one n. */
+export interface SizeTiming {
+  readonly estimateSeconds?: number;
+  /** Summed over the N(n, D) stored so far. */
+  readonly actualSeconds: number;
+  readonly depths: readonly DepthTiming[];
+}
+
+export interface DepthTiming {
+  readonly depth: number;
+  readonly algorithm: string;
+  readonly units: number;
+  readonly estimateSeconds?: number;
+  readonly actualSeconds: number;
+}
+
+export interface SweepProgress {
+  readonly sweep: SweepRecord;
+  readonly status: ProgressStatus;
+  readonly sizes: readonly SizeProgress[];
+  readonly done: number;
+  readonly total: number;
+  readonly unitsDone: number;
+  readonly units: number;
+  /** Wall-clock seconds from submission to the last n done (or to now). */
+  readonly elapsedSeconds: number;
+  /** The sweep's own pace so far, extrapolated (null unless running). */
+  readonly etaSeconds: number | null;
+}
+
+export interface ProgressQueues {
+  readonly count: Queue;
+  readonly aggregate: Queue;
+}
+
+export interface ProgressReadOptions {
+  /** Per-D progress (algorithm, units, seconds, ETA), as the dashboard shows it. */
+  readonly depths?: boolean;
+  /** Expected against measured seconds per n and D, as `wq status` shows them. */
+  readonly timing?: boolean;
+  readonly now?: number;
+}
+
+/** Job ids the planner gives: `n14-d9`, `n14-d9-p…-u3`, and the second counts `n14-d9-v…`. */
+const JOB_ID = /^n(\d+)-d(\d+)(?:-v)?(?:-p[0-9a-f]+-u\d+)?$/;
+
+/** Bounds on what one read takes from the queues, so many failures cannot slow it down. */
+const MAX_ACTIVE = 1000;
+const MAX_FAILED = 500;
+
+/**
+ * KEYS: aggregate completed, aggregate failed, count active, count failed. ARGV: max active, max
+ * failed, the job key prefix of aggregate, of count, then the sum job ids. Returns
+ * {states, active, failed}: per sum job 'completed' | 'failed' | 'pending' | 'unknown' with
+ * its failedReason; per active count job id, processedOn and progress; per failed job (both
+ * queues, newest first) id and failedReason. BullMQ's own getState reads one job per call.
+ */
+const QUEUE_STATE = `
+local aggregate, count = ARGV[3], ARGV[4]
+local states = {}
+for i = 5, #ARGV do
+  local id = ARGV[i]
+  local state = 'unknown'
+  if redis.call('ZSCORE', KEYS[1], id) then state = 'completed'
+  elseif redis.call('ZSCORE', KEYS[2], id) then state = 'failed'
+  elseif redis.call('EXISTS', aggregate .. id) == 1 then state = 'pending' end
+  states[#states + 1] = {state, redis.call('HGET', aggregate .. id, 'failedReason') or ''}
+end
+local active = {}
+for _, id in ipairs(redis.call('LRANGE', KEYS[3], 0, tonumber(ARGV[1]) - 1)) do
+  local f = redis.call('HMGET', count .. id, 'processedOn', 'progress')
+  active[#active + 1] = {id, f[1] or '', f[2] or ''}
+end
+local failed = {}
+for q, key in ipairs({KEYS[4], KEYS[2]}) do
+  local prefix = q == 1 and count or aggregate
+  for _, id in ipairs(redis.call('ZREVRANGE', key, 0, tonumber(ARGV[2]) - 1)) do
+    failed[#failed + 1] = {id, redis.call('HGET', prefix .. id, 'failedReason') or ''}
+  end
+end
+return {states, active, failed}`;
+
+/** KEYS: per unfinished (n, D), its depth job then its count job. Returns their `data`. */
+const JOB_DATA = `
+local out = {}
+for i = 1, #KEYS do out[i] = redis.call('HGET', KEYS[i], 'data') or '' end
+return out`;
+
+type SumState = 'completed' | 'failed' | 'pending' | 'unknown';
+
+interface RunningUnit {
+  readonly startedAt: number;
+  /** 0..100 from the worker's progress reports. */
+  readonly progress: number;
+}
+
+/** What one read knows about the queues. */
+interface QueueState {
+  readonly sums: Map<number, { state: SumState; reason: string }>;
+  /** Running count jobs by `n:D`. */
+  readonly running: Map<string, RunningUnit[]>;
+  /** The first failure by `n:D` (units before the depth sums above them: they say more). */
+  readonly failed: Map<string, string>;
+}
+
+/** What the queues say an unfinished (n, D) consists of. */
+interface DepthPlan {
+  readonly units: number;
+  readonly algorithm: string;
+  /** The planner's single-core estimate (known for an unsplit D only). */
+  readonly estimateSeconds: number | null;
+}
+
+export class SweepProgressReader {
+  /** planUnits is deterministic in (n, D, target) and takes milliseconds: plan each once. */
+  private readonly fallbackPlans = new Map<string, DepthPlan>();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly store: ResultStore,
+    private readonly registry: SweepRegistry,
+    private readonly queues: ProgressQueues,
+  ) {}
+
+  /** One sweep (an InvalidInputError naming the known sweeps when there is no such id). */
+  async sweep(id: string, options: ProgressReadOptions = {}): Promise<SweepProgress> {
+    const [progress] = await this.read([await this.registry.get(id)], options);
+    if (!progress) throw new Error(`sweep ${id} was read but not returned`);
+    return progress;
+  }
+
+  /** The progress of these sweeps, read together. */
+  async read(
+    sweeps: readonly SweepRecord[],
+    options: ProgressReadOptions = {},
+  ): Promise<SweepProgress[]> {
+    if (sweeps.length === 0) return [];
+    const now = options.now ?? Date.now();
+    const ns = [...new Set(sweeps.flatMap((s) => s.ns))];
+    // Sent together on one connection, so Redis runs them in this order: the queues first. A sum
+    // job completes only after S(n) is stored, so a sum job seen finished or gone here has its
+    // S(n) in the store read that follows (unless it was withdrawn): never cancelled by a race.
+    const [queues, stored, doneAt] = await Promise.all([
+      this.queueState(ns),
+      this.store.progress(ns, { unitSeconds: options.depths ?? false }),
+      this.store.completionTimes(sweeps),
+    ]);
+    const plans = options.depths ? await this.depthPlans(stored) : new Map<string, DepthPlan>();
+    const progress: SweepProgress[] = [];
+    for (const sweep of sweeps) {
+      const sizes: SizeProgress[] = [];
+      for (const n of sweep.ns) {
+        const size = await this.size(n, sweep, stored.get(n), queues, plans, options, now);
+        sizes.push(size);
+      }
+      progress.push(sweepProgress(sweep, sizes, doneAt.get(sweep.id), now));
+    }
+    return progress;
+  }
+
+  private async size(
+    n: number,
+    sweep: SweepRecord,
+    stored: StoredSize | undefined,
+    queues: QueueState,
+    plans: Map<string, DepthPlan>,
+    options: ProgressReadOptions,
+    now: number,
+  ): Promise<SizeProgress> {
+    const units = sweep.units[n] ?? n;
+    const extras = {
+      ...(options.timing ? { timing: timing(stored, sweep.estimates?.[n]) } : {}),
+    };
+    const S = stored?.S;
+    if (S !== undefined) {
+      const depths = options.depths ? this.depthViews(n, sweep, stored, queues, plans, now) : [];
+      return {
+        n,
+        state: 'done',
+        unitsDone: units,
+        units,
+        S,
+        ...extras,
+        ...(options.depths ? { depths } : {}),
+      };
+    }
+    let counted = 0;
+    for (let d = 0; d < n; d++) {
+      counted += stored?.unitCounts[d] ?? 0;
+      if (sweep.verify) counted += stored?.checkCounts[d] ?? 0;
+    }
+    const unitsDone = Math.min(counted, units);
+    const sum = queues.sums.get(n) ?? { state: 'unknown', reason: '' };
+    let state: ProgressStatus;
+    let reason: string | undefined;
+    // Only the sum job decides: a failed unit fails its parents (failParentOnFailure), and a
+    // failed job left over from an earlier flow must not fail a fresh one.
+    if (sum.state === 'failed') {
+      state = 'failed';
+      reason = /child \S+ failed/.test(sum.reason)
+        ? (this.failedDepth(n, queues) ?? (await this.rootCause(sum.reason)))
+        : sum.reason || 'failed';
+    } else if (sum.state === 'completed') {
+      // Finished without S(n) stored: withdrawn by a recount, or deleted.
+      state = 'failed';
+      const withdrawn = stored?.mismatch;
+      reason = withdrawn
+        ? `S(${n}) was withdrawn: a recount disagreed (${withdrawn.depths.map((d) => `N(${n}, ${d.depth}): ${d.value} against ${d.expected}`).join('; ')})`
+        : `S(${n}) is no longer in the result store; submit it again to recount it`;
+    } else if (sum.state === 'unknown') {
+      state = 'cancelled';
+    } else {
+      const active = Array.from({ length: n }, (_, d) => queues.running.has(`${n}:${d}`));
+      state = unitsDone > 0 || active.includes(true) ? 'running' : 'queued';
+    }
+    const depths = options.depths ? this.depthViews(n, sweep, stored, queues, plans, now) : [];
+    return {
+      n,
+      state,
+      unitsDone,
+      units,
+      ...(reason === undefined ? {} : { reason }),
+      ...extras,
+      ...(options.depths ? { depths } : {}),
+    };
+  }
+
+  private depthViews(
+    n: number,
+    sweep: SweepRecord,
+    stored: StoredSize | undefined,
+    queues: QueueState,
+    plans: Map<string, DepthPlan>,
+    now: number,
+  ): DepthProgress[] {
+    const cancelled =
+      stored?.S === undefined && (queues.sums.get(n)?.state ?? 'unknown') === 'unknown';
+    const depths: DepthProgress[] = [];
+    for (let d = 0; d < n; d++) {
+      const result = stored?.depths.get(d);
+      if (result) {
+        depths.push({
+          depth: d,
+          status: 'done',
+          algorithm: result.algorithm,
+          unitsDone: result.units,
+          units: result.units,
+          seconds: result.seconds,
+          etaSeconds: null,
+          value: result.value,
+          reason: null,
+        });
+        continue;
+      }
+      const key = `${n}:${d}`;
+      const plan = plans.get(key) ?? this.fallbackPlan(n, d, sweep.targetSeconds);
+      const running = queues.running.get(key) ?? [];
+      const unitsDone = stored?.unitCounts[d] ?? 0;
+      const units = Math.max(plan.units, unitsDone);
+      const failed = queues.failed.get(key);
+      const runSeconds = running.reduce((t, u) => t + Math.max(0, now - u.startedAt) / 1000, 0);
+      const status: ProgressStatus = failed
+        ? 'failed'
+        : running.length
+          ? 'running'
+          : cancelled
+            ? 'cancelled'
+            : unitsDone > 0
+              ? 'running'
+              : 'queued';
+      const seconds = (stored?.unitSeconds?.[d] ?? 0) + runSeconds;
+      // Remaining single-core seconds: from the pace so far (finished units and the progress
+      // the running ones report), else from the planner's estimate of an unsplit D.
+      const work = unitsDone + running.reduce((t, u) => t + u.progress / 100, 0);
+      const left =
+        work > 0 && seconds > 0
+          ? (seconds * Math.max(0, units - work)) / work
+          : plan.estimateSeconds === null
+            ? null
+            : Math.max(0, plan.estimateSeconds - seconds);
+      depths.push({
+        depth: d,
+        status,
+        algorithm: plan.algorithm,
+        unitsDone,
+        units,
+        seconds,
+        etaSeconds:
+          status === 'running' && left !== null ? left / Math.max(1, running.length) : null,
+        value: null,
+        reason: failed ?? null,
+      });
+    }
+    return depths;
+  }
+
+  /** The first failed job of n's (n, D), as `<job id>: <reason>`. */
+  private failedDepth(n: number, queues: QueueState): string | undefined {
+    for (let d = 0; d < n; d++) {
+      const failed = queues.failed.get(`${n}:${d}`);
+      if (failed !== undefined) return failed;
+    }
+    return undefined;
+  }
+
+  /** Sum jobs, running units and failures of both queues: one script. */
+  private async queueState(ns: readonly number[]): Promise<QueueState> {
+    const { count, aggregate } = this.queues;
+    const reply = await this.redis.eval(
+      QUEUE_STATE,
+      4,
+      aggregate.toKey('completed'),
+      aggregate.toKey('failed'),
+      count.toKey('active'),
+      count.toKey('failed'),
+      String(MAX_ACTIVE),
+      String(MAX_FAILED),
+      aggregate.toKey(''),
+      count.toKey(''),
+      ...ns.map(sumJobId),
+    );
+    const [states, active, failedJobs] = (Array.isArray(reply) ? reply : []) as unknown[][];
+    const sums = new Map<number, { state: SumState; reason: string }>();
+    ns.forEach((n, i) => {
+      const [state, reason] = (states?.[i] ?? []) as unknown[];
+      sums.set(n, {
+        state: isSumState(state) ? state : 'unknown',
+        reason: typeof reason === 'string' ? reason : '',
+      });
+    });
+    const running = new Map<string, RunningUnit[]>();
+    for (const entry of active ?? []) {
+      const [id, processedOn, progress] = entry as unknown[];
+      const key = depthKeyOf(id);
+      if (!key) continue;
+      const list = running.get(key) ?? [];
+      const started = Number(processedOn);
+      const fraction = Number(progress);
+      list.push({
+        startedAt: processedOn !== '' && Number.isFinite(started) ? started : Date.now(),
+        progress: progress !== '' && Number.isFinite(fraction) ? fraction : 0,
+      });
+      running.set(key, list);
+    }
+    const failed = new Map<string, string>();
+    for (const entry of failedJobs ?? []) {
+      const [id, reason] = entry as unknown[];
+      const key = depthKeyOf(id);
+      if (key && !failed.has(key)) failed.set(key, `${String(id)}: ${String(reason)}`);
+    }
+    return { sums, running, failed };
+  }
+
+  /** The plan of each unfinished (n, D), from the data of its depth job or its only unit. */
+  private async depthPlans(stored: Map<number, StoredSize>): Promise<Map<string, DepthPlan>> {
+    const wanted: [string, string, string][] = [];
+    for (const [n, size] of stored) {
+      if (size.S !== undefined) continue;
+      for (let d = 0; d < n; d++) {
+        if (size.depths.has(d)) continue;
+        const id = depthJobId(n, d);
+        wanted.push([`${n}:${d}`, this.queues.aggregate.toKey(id), this.queues.count.toKey(id)]);
+      }
+    }
+    const plans = new Map<string, DepthPlan>();
+    if (wanted.length === 0) return plans;
+    const keys = wanted.flatMap(([, depthJob, unitJob]) => [depthJob, unitJob]);
+    const reply = await this.redis.eval(JOB_DATA, keys.length, ...keys);
+    const data = (Array.isArray(reply) ? reply : []) as unknown[];
+    wanted.forEach(([key], i) => {
+      const plan = depthPlan(data[2 * i], data[2 * i + 1]);
+      if (plan) plans.set(key, plan);
+    });
+    return plans;
+  }
+
+  /** For an (n, D) whose jobs are gone (cancelled): what the planner would make of it. */
+  private fallbackPlan(n: number, depth: number, targetSeconds: number): DepthPlan {
+    const key = `${n}:${depth}:${targetSeconds}`;
+    let plan = this.fallbackPlans.get(key);
+    if (!plan) {
+      const units = planUnits(n, depth, { targetSeconds });
+      plan = {
+        units: units.length,
+        algorithm: units[0]?.algorithm ?? 'dfs',
+        estimateSeconds: null,
+      };
+      this.fallbackPlans.set(key, plan);
+    }
+    return plan;
+  }
+
+  /**
+   * A parent failed by its child says only "child <key> failed": follow it to the reason (a
+   * failure the bounded read above did not reach; a few reads, only for a failed n).
+   */
+  private async rootCause(failedReason: string): Promise<string> {
+    let reason = failedReason || 'failed';
+    for (let hops = 0; hops < 3; hops++) {
+      const match = /child (\S+) failed/.exec(reason);
+      if (!match?.[1]) break;
+      const parts = match[1].split(':');
+      const queue =
+        parts[parts.length - 2] === QUEUE_NAMES.count ? this.queues.count : this.queues.aggregate;
+      const child: Job | undefined = await queue.getJob(parts[parts.length - 1] ?? '');
+      if (!child?.failedReason) break;
+      reason = `${child.id}: ${child.failedReason}`;
+    }
+    return reason;
+  }
+}
+
+function sweepProgress(
+  sweep: SweepRecord,
+  sizes: readonly SizeProgress[],
+  doneAt: number | undefined,
+  now: number,
+): SweepProgress {
+  const done = sizes.filter((s) => s.state === 'done').length;
+  const status: ProgressStatus =
+    done === sizes.length
+      ? 'done'
+      : sizes.some((s) => s.state === 'failed')
+        ? 'failed'
+        : sizes.some((s) => s.state === 'cancelled')
+          ? 'cancelled'
+          : sizes.some((s) => s.state === 'running')
+            ? 'running'
+            : 'queued';
+  const unitsDone = sizes.reduce((t, s) => t + s.unitsDone, 0);
+  const units = sizes.reduce((t, s) => t + s.units, 0);
+  const elapsedSeconds = Math.max(0, ((doneAt ?? now) - Date.parse(sweep.createdAt)) / 1000);
+  return {
+    sweep,
+    status,
+    sizes,
+    done,
+    total: sizes.length,
+    unitsDone,
+    units,
+    elapsedSeconds,
+    // Units differ in size, so this is a rough guide.
+    etaSeconds:
+      status === 'running' && unitsDone > 0
+        ? (elapsedSeconds * (units - unitsDone)) / unitsDone
+        : null,
+  };
+}
+
+function timing(stored: StoredSize | undefined, estimateSeconds: number | undefined): SizeTiming {
+  const depths: DepthTiming[] = [...(stored?.depths.values() ?? [])]
+    .sort((a: DepthResult, b: DepthResult) => a.depth - b.depth)
+    .map((d) => ({
+      depth: d.depth,
+      algorithm: d.algorithm,
+      units: d.units,
+      ...(d.estimateSeconds === undefined ? {} : { estimateSeconds: d.estimateSeconds }),
+      actualSeconds: d.seconds,
+    }));
+  return {
+    ...(estimateSeconds === undefined ? {} : { estimateSeconds }),
+    actualSeconds: depths.reduce((t, d) => t + d.actualSeconds, 0),
+    depths,
+  };
+}
+
+/** Reads the plan of an unfinished (n, D) from the data of its depth job or its only unit. */
+function depthPlan(depthJob: unknown, unitJob: unknown): DepthPlan | undefined {
+  try {
+    if (typeof depthJob === 'string' && depthJob !== '') {
+      const data = parseDepthJobData(JSON.parse(depthJob));
+      return { units: data.unitKeys.length, algorithm: data.algorithm, estimateSeconds: null };
+    }
+    if (typeof unitJob === 'string' && unitJob !== '') {
+      const data = parseUnitJobData(JSON.parse(unitJob));
+      return { units: 1, algorithm: data.algorithm, estimateSeconds: data.estimateSeconds };
+    }
+  } catch {
+    // A payload the workers would refuse too: shown with the planner's view instead.
+  }
+  return undefined;
+}
+
+function depthKeyOf(id: unknown): string | undefined {
+  const match = typeof id === 'string' ? JOB_ID.exec(id) : null;
+  return match ? `${match[1]}:${match[2]}` : undefined;
+}
+
+function isSumState(value: unknown): value is SumState {
+  return value === 'completed' || value === 'failed' || value === 'pending' || value === 'unknown';
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { type WorkerInfo, unitRouting, workerSlotBytes } from '../src/client/index.js';
+import {
+  countQueueClass,
+  countQueueFor,
+  countQueueNames,
+  formatClass,
+  largestClassWithin,
+  memoryClassOf,
+} from '../src/contracts/index.js';
+
+const KiB = 1024;
+const MiB = 1024 ** 2;
+const GiB = 1024 ** 3;
+
+function worker(id: string, slots: number, memoryBytes: number, slotBytes?: number): WorkerInfo {
+  return {
+    id,
+    host: id,
+    pid: 1,
+    concurrency: slots,
+    memoryBytes,
+    ...(slotBytes === undefined ? {} : { slotBytes }),
+    startedAt: '2026-01-01T00:00:00.000Z',
+    active: [],
+  };
+}
+
+describe('when a unit is given its memory class', () => {
+  it('rounds its bytes up to a power of two', () => {
+    expect(memoryClassOf(0)).toBe(1);
+    expect(memoryClassOf(1)).toBe(1);
+    expect(memoryClassOf(3)).toBe(4);
+    expect(memoryClassOf(GiB)).toBe(GiB);
+    expect(memoryClassOf(GiB + 1)).toBe(2 * GiB);
+    expect(memoryClassOf(116_355.828125)).toBe(128 * KiB);
+  });
+
+  it('finds the largest class a slot holds (rounding down)', () => {
+    expect(largestClassWithin(0)).toBe(0);
+    expect(largestClassWithin(3 * GiB)).toBe(2 * GiB);
+    expect(largestClassWithin(2 * GiB)).toBe(2 * GiB);
+    expect(largestClassWithin(65_536)).toBe(64 * KiB);
+  });
+
+  it('names class queues by their size and reads the size back', () => {
+    expect(formatClass(512 * MiB)).toBe('512MiB');
+    expect(formatClass(2 * GiB)).toBe('2GiB');
+    expect(formatClass(128 * KiB)).toBe('128KiB');
+    expect(formatClass(64)).toBe('64B');
+    expect(countQueueFor(20 * MiB, 64 * MiB)).toBe('count');
+    expect(countQueueFor(64 * MiB, 64 * MiB)).toBe('count');
+    expect(countQueueFor(64 * MiB + 1, 64 * MiB)).toBe('count@128MiB');
+    expect(countQueueFor(3 * GiB, 64 * MiB)).toBe('count@4GiB');
+    expect(countQueueClass('count')).toBe(0);
+    expect(countQueueClass('count@4GiB')).toBe(4 * GiB);
+    expect(countQueueClass('count@128KiB')).toBe(128 * KiB);
+    // Not a power of two, another unit, or another queue: not a count queue.
+    expect(countQueueClass('count@3GiB')).toBeUndefined();
+    expect(countQueueClass('count@4GB')).toBeUndefined();
+    expect(countQueueClass('aggregate')).toBeUndefined();
+  });
+
+  it('lists count first, then the class queues from small to large, once each', () => {
+    expect(countQueueNames(['count@4GiB', 'count@512MiB', 'aggregate', 'count@4GiB'])).toEqual([
+      'count',
+      'count@512MiB',
+      'count@4GiB',
+    ]);
+    expect(countQueueNames([])).toEqual(['count']);
+  });
+});
+
+describe('when units are routed for the live workers', () => {
+  it('sends every unit to count when all workers are alike (no class queue at all)', () => {
+    const live = [worker('a', 2, 6 * GiB), worker('b', 2, 6 * GiB)];
+    expect(unitRouting(live, 8 * GiB, GiB)).toEqual({
+      baseUnitBytes: 3 * GiB,
+      maxUnitBytes: 3 * GiB,
+      largestSlotBytes: 3 * GiB,
+    });
+  });
+
+  it('plans for this machine when no worker is live, all in count', () => {
+    expect(unitRouting([], 8 * GiB, GiB)).toEqual({
+      baseUnitBytes: GiB,
+      maxUnitBytes: GiB,
+      largestSlotBytes: 0,
+    });
+    expect(unitRouting([], 256 * MiB, GiB).maxUnitBytes).toBe(256 * MiB);
+  });
+
+  it('keeps count to what the smallest slot holds and plans up to the largest class', () => {
+    const live = [worker('small', 1, 64 * KiB), worker('large', 1, MiB)];
+    expect(unitRouting(live, 8 * GiB, GiB)).toEqual({
+      baseUnitBytes: 64 * KiB,
+      maxUnitBytes: MiB,
+      largestSlotBytes: MiB,
+    });
+    // A 3 GiB slot consumes classes up to 2 GiB: no unit is planned that only it could hold.
+    const odd = [worker('small', 4, 4 * GiB), worker('large', 2, 6 * GiB)];
+    expect(unitRouting(odd, 8 * GiB, GiB)).toEqual({
+      baseUnitBytes: GiB,
+      maxUnitBytes: 2 * GiB,
+      largestSlotBytes: 3 * GiB,
+    });
+  });
+
+  it("never plans above the producer's cap", () => {
+    const live = [worker('small', 1, 64 * KiB), worker('large', 1, 4 * GiB)];
+    expect(unitRouting(live, 512 * MiB, GiB).maxUnitBytes).toBe(512 * MiB);
+  });
+
+  it("takes a worker's own slot limit when its heartbeat says it", () => {
+    expect(workerSlotBytes(worker('w', 2, 8 * GiB, 512 * MiB))).toBe(512 * MiB);
+    expect(workerSlotBytes(worker('w', 2, 8 * GiB))).toBe(4 * GiB);
+  });
+});

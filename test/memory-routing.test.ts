@@ -1,0 +1,183 @@
+// Workers of different sizes in one sweep: units go only where they fit (the count queue of
+// their memory class), a unit no live worker can hold is reported, and `wq replan` or a large
+// enough worker lets the sweep finish exactly. Small WQ_WORKER_MEMORY values force the classes
+// at small n: the window-transfer units of N(12, 5) and N(12, 6) need about 114 KiB and 474 KiB.
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PipelineClient, type StatusReport, type UnfitUnit } from '@weak-queens/shared/client';
+import { compileConfig, parseUnitKey, knownSums } from '@weak-queens/shared/contracts';
+import { estimateCost } from '@weak-queens/shared/kernel';
+import {
+  deletePrefix,
+  killHard,
+  pidOfWorkerName,
+  startTestRedis,
+  startWorker,
+  stopWorkers,
+  type TestRedis,
+  uniquePrefix,
+  unitRecords,
+  until,
+} from './src/index.js';
+import { runWq } from './src/wq-cli.js';
+
+/** Per slot: the small worker holds 64 KiB, the large one 1 MiB (one slot each). */
+const SMALL = { WQ_WORKER_MEMORY: '64KiB' };
+const LARGE = { WQ_WORKER_MEMORY: '1MiB' };
+const SMALL_SLOT = 64 * 1024;
+
+let redis: TestRedis;
+beforeAll(async () => {
+  redis = await startTestRedis();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+/** The estimated memory of a stored unit, as the planner estimated it. */
+function unitBytes(n: number, depth: number, key: string, algorithm: string): number {
+  const rows = parseUnitKey(key);
+  if (!rows) throw new Error(`unit key ${key}`);
+  return estimateCost(algorithm as 'dfs', n, depth, rows.prefix, rows.middle).bytes;
+}
+
+describe('when a small and a large worker share a sweep', () => {
+  const prefix = uniquePrefix('routing');
+  let client: PipelineClient;
+  let workers: ChildProcess[] = [];
+
+  afterEach(async () => {
+    await stopWorkers(workers);
+    await client?.close();
+    await deletePrefix(redis.url, prefix);
+  });
+
+  it('runs the large units only on the large worker, and the sweep is exact', async () => {
+    client = new PipelineClient(compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix }));
+    const small = startWorker({ url: redis.url, prefix, env: SMALL });
+    const large = startWorker({ url: redis.url, prefix, env: LARGE });
+    workers = [small, large];
+    await until('both workers to heartbeat', async () => {
+      return (await client.registry.liveWorkers()).length === 2;
+    });
+    const ns = [10, 11, 12];
+    const { sweep } = await client.submit(ns);
+    await client.waitFor(sweep.id);
+
+    const results = await client.results(ns);
+    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownSums(ns));
+    const ran = new Map<number, number[]>();
+    for (const [where, unit] of await unitRecords(client.store, ns)) {
+      const bytes = unitBytes(unit.n, unit.depth, unit.unit, unit.algorithm);
+      const pid = pidOfWorkerName(unit.worker) ?? -1;
+      expect(pid === large.pid || bytes <= SMALL_SLOT, `${where} (${bytes} B) ran on ${pid}`).toBe(
+        true,
+      );
+      ran.set(pid, [...(ran.get(pid) ?? []), bytes]);
+    }
+    // The large units: N(11, 5), N(12, 5) and N(12, 6), by window transfer, on the large one.
+    const large_ = (ran.get(large.pid ?? -1) ?? []).filter((b) => b > SMALL_SLOT).length;
+    expect(large_).toBe(3);
+    // The small worker did take units (those every worker holds).
+    expect((ran.get(small.pid ?? -1) ?? []).length).toBeGreaterThan(0);
+    const status = JSON.parse(
+      (await runWq(['status', '--json'], { url: redis.url, prefix })).stdout,
+    ) as StatusReport;
+    expect(Object.keys(status.jobs).sort()).toEqual([
+      'aggregate',
+      'count',
+      'count@128KiB',
+      'count@512KiB',
+    ]);
+  });
+});
+
+describe('when a unit fits no live worker', () => {
+  const prefix = uniquePrefix('unfit');
+  let client: PipelineClient;
+  let workers: ChildProcess[] = [];
+
+  afterEach(async () => {
+    await stopWorkers(workers);
+    await client?.close();
+    await deletePrefix(redis.url, prefix);
+  });
+
+  it('says so, and wq replan or a large worker lets the sweep finish exactly', async () => {
+    client = new PipelineClient(compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix }));
+    const env = { url: redis.url, prefix };
+    const small = startWorker({ ...env, env: SMALL });
+    // A large worker that dies (kill -9) just before the sweeps: its heartbeat is still live
+    // when they are planned, so their large units go to a class only it consumed.
+    const gone = startWorker({ ...env, env: LARGE });
+    workers = [small, gone];
+    await until('both workers to heartbeat', async () => {
+      return (await client.registry.liveWorkers()).length === 2;
+    });
+    await killHard(gone);
+    const first = await client.submit([12]);
+    // The second sweep is followed by `wq sweep --wait`, as a user would.
+    const followed = runWq(['sweep', '11', '--wait'], env);
+    let secondId = '';
+    await until('the second sweep to be submitted', async () => {
+      const ids = (await client.registry.list()).map((s) => s.id);
+      secondId = ids.find((id) => id !== first.sweep.id) ?? '';
+      return secondId !== '';
+    });
+
+    let unfit: readonly UnfitUnit[] = [];
+    await until(
+      'the dead worker to drop out and its units to be reported',
+      async () => {
+        const progress = await client.progress(first.sweep.id);
+        unfit = progress.sizes.flatMap((s) => s.unfit ?? []);
+        return unfit.length === 2;
+      },
+      30_000,
+      250,
+    );
+    expect(
+      unfit.map(({ n, depth, queue, largestSlotBytes }) => ({ n, depth, queue, largestSlotBytes })),
+    ).toEqual([
+      { n: 12, depth: 5, queue: 'count@128KiB', largestSlotBytes: SMALL_SLOT },
+      { n: 12, depth: 6, queue: 'count@512KiB', largestSlotBytes: SMALL_SLOT },
+    ]);
+    expect(unfit.map((u) => u.bytes)).toEqual([
+      Math.ceil(estimateCost('window-transfer', 12, 5, []).bytes),
+      Math.ceil(estimateCost('window-transfer', 12, 6, []).bytes),
+    ]);
+    const status = await runWq(['status'], env);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain(
+      '2 unit(s) fit no live worker (the largest live worker has 64 KiB per slot):',
+    );
+    expect(status.stdout).toContain('unit n12-d5 of N(12, 5) needs 114 KiB per slot');
+    expect(status.stdout).toContain('unit n12-d6 of N(12, 6) needs 474 KiB per slot');
+    expect(status.stdout).toContain(`wq replan ${first.sweep.id}`);
+
+    const replan = await runWq(['replan', first.sweep.id], env);
+    expect(replan.code).toBe(0);
+    expect(replan.stdout).toMatch(
+      new RegExp(
+        `^sweep ${first.sweep.id}: planned again for the live workers, \\d+ jobs added \\(n=12 added\\)\\n$`,
+      ),
+    );
+    await client.waitFor(first.sweep.id);
+    expect((await client.results([12]))[0]?.S).toBe(knownSums([12]).get(12));
+    // Only the small worker was live: it counted every unit of the replanned sweep.
+    const pids = [...(await unitRecords(client.store, [12])).values()].map((u) =>
+      pidOfWorkerName(u.worker),
+    );
+    expect(new Set(pids)).toEqual(new Set([small.pid]));
+
+    // The second sweep still waits for a large worker; starting one finishes it.
+    expect(await client.unfitUnits([11])).toHaveLength(1);
+    workers.push(startWorker({ ...env, env: LARGE }));
+    const wait = await followed;
+    expect(wait.code).toBe(0);
+    expect(wait.stderr).toContain('1 unit(s) fit no live worker');
+    expect(wait.stderr).toContain(`wq replan ${secondId}`);
+    expect(wait.stdout).toContain(`S(11) = ${knownSums([11]).get(11)}`);
+    expect((await client.results([11]))[0]?.S).toBe(knownSums([11]).get(11));
+  });
+});

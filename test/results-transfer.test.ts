@@ -1,0 +1,160 @@
+// Results that move: a sweep computed on one Redis is exported (`wq results --export`) and
+// imported into a fresh Redis (`wq results --import`), where it shows complete and a sweep of
+// the same sizes counts nothing. A file with a bad line is refused whole, each bad line named.
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PipelineClient } from '@weak-queens/shared/client';
+import { compileConfig, knownSums } from '@weak-queens/shared/contracts';
+import {
+  startTestRedis,
+  startWorker,
+  stopWorkers,
+  type TestRedis,
+  uniquePrefix,
+} from './src/index.js';
+import { runWq } from './src/wq-cli.js';
+
+const NS = Array.from({ length: 10 }, (_, i) => i + 1);
+
+describe('when results move from one Redis to another', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wq-transfer-'));
+  const file = join(dir, 'results.jsonl');
+  const prefix = uniquePrefix('transfer');
+  let source: TestRedis;
+  let target: TestRedis;
+  let workers: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    [source, target] = await Promise.all([startTestRedis(), startTestRedis()]);
+  });
+
+  afterAll(async () => {
+    await stopWorkers(workers);
+    await Promise.all([source?.stop(), target?.stop()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('exports a finished sweep with its provenance and imports it exactly, nothing recounted', async () => {
+    workers = [startWorker({ url: source.url, prefix })];
+    const computed = await runWq(['sweep', '1-10', '--wait', '--json'], {
+      url: source.url,
+      prefix,
+    });
+    expect(computed.code, computed.stderr).toBe(0);
+    await stopWorkers(workers);
+
+    const exported = await runWq(['results', '--export', file], { url: source.url, prefix });
+    expect(exported.code, exported.stderr).toBe(0);
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    // Every line says what it counts and how: the problem, the kind, the worker and algorithm.
+    const sums = lines.filter((l) => l.kind === 'sum');
+    expect(sums.map((l) => [l.n, l.S])).toEqual([...knownSums(NS)]);
+    for (const l of lines) {
+      expect(l.problem).toBe('weak');
+      if (l.kind === 'unit') {
+        expect(typeof l.worker).toBe('string');
+        expect(typeof l.algorithm).toBe('string');
+        expect(typeof l.seconds).toBe('number');
+      }
+    }
+
+    const imported = await runWq(['results', '--import', file], { url: target.url, prefix });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toMatch(/^imported 10 S\(n\), 55 N\(n, D\), \d+ units/);
+
+    // Complete there: the results, and a sweep that adds no job and begins no unit.
+    const shown = await runWq(['results', '1-10', '--json'], { url: target.url, prefix });
+    expect(
+      shown.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { S: string }).S),
+    ).toEqual([...knownSums(NS).values()]);
+    const client = new PipelineClient(compileConfig({ REDIS_URL: target.url, WQ_PREFIX: prefix }));
+    try {
+      const submission = await client.submit(NS);
+      expect(submission.added).toBe(0);
+      expect(submission.sizes.every((s) => s.outcome === 'stored')).toBe(true);
+      expect(await client.store.counters()).toEqual({ starts: 0, duplicates: 0 });
+    } finally {
+      await client.close();
+    }
+
+    // Imported again: every line is already there with the same value; nothing changes.
+    const again = await runWq(['results', '--import', file], { url: target.url, prefix });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/\(\d+ already stored with the same value\)/);
+  });
+
+  it('refuses a file with bad lines, naming each line and why, and writes nothing', async () => {
+    const good = readFileSync(file, 'utf8').trim().split('\n');
+    // A unit line other than the first (which becomes malformed below).
+    const unitLine = good.findIndex(
+      (l, i) => i > 0 && (JSON.parse(l) as { kind: string }).kind === 'unit',
+    );
+    const depthOf = (n: number, d: number): number =>
+      good.findIndex((l) => {
+        const v = JSON.parse(l) as { kind: string; n: number; depth: number };
+        return v.kind === 'depth' && v.n === n && v.depth === d;
+      });
+    const bad = [...good];
+    bad[0] = '{"not json';
+    // N(10, 0) = 10^10: one more disagrees with the published value.
+    const d0 = depthOf(10, 0);
+    bad[d0] = (bad[d0] ?? '').replace('"value":"10000000000"', '"value":"10000000001"');
+    bad[unitLine] = (bad[unitLine] ?? '').replace('"problem":"weak"', '"problem":"chess"');
+    const badFile = join(dir, 'bad.jsonl');
+    writeFileSync(badFile, bad.join('\n') + '\n');
+
+    const fresh = uniquePrefix('transfer-bad');
+    const refused = await runWq(['results', '--import', badFile], {
+      url: target.url,
+      prefix: fresh,
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('import refused, nothing written');
+    expect(refused.stderr).toContain('line 1: not JSON');
+    expect(refused.stderr).toContain(
+      `line ${d0 + 1}: N(10, 0) = 10000000001 disagrees with the published 10000000000`,
+    );
+    expect(refused.stderr).toContain(`line ${unitLine + 1}: problem: "chess" is not allowed`);
+    const shown = await runWq(['results', '1-10', '--json'], { url: target.url, prefix: fresh });
+    expect(
+      shown.stdout
+        .trim()
+        .split('\n')
+        .every((l) => (JSON.parse(l) as { S: unknown }).S === null),
+    ).toBe(true);
+
+    // A value that conflicts with the store: the target holds the good sweep under `prefix`.
+    const conflicting = good.map((l) => {
+      const v = JSON.parse(l) as {
+        kind: string;
+        n: number;
+        depth: number;
+        unit: string;
+        value: string;
+      };
+      if (v.kind === 'unit' && v.n === 9 && v.depth === 3) {
+        return JSON.stringify({ ...v, value: (BigInt(v.value) + 1n).toString() });
+      }
+      return l;
+    });
+    const conflictFile = join(dir, 'conflict.jsonl');
+    writeFileSync(conflictFile, conflicting.join('\n') + '\n');
+    const conflict = await runWq(['results', '--import', conflictFile], {
+      url: target.url,
+      prefix,
+    });
+    expect(conflict.code).toBe(2);
+    expect(conflict.stderr).toMatch(
+      /line \d+: unit \S+ of N\(9, 3\) is \d+ here but \d+ in the store/,
+    );
+  });
+});

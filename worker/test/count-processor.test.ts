@@ -1,0 +1,131 @@
+// The count processor on its own: real BullMQ jobs in a private Redis, a real kernel pool, and
+// expected counts from the published references (never from the kernel it runs).
+// The pool runs built threads, so the processor comes from the build (the test task builds first).
+import { Queue, UnrecoverableError } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Algorithm, KernelPool } from '@weak-queens/shared/kernel';
+import { createLogger, ResultStore } from '@weak-queens/shared/client';
+import {
+  JOB_NAMES,
+  knownValue,
+  planIdOf,
+  QUEUE_NAMES,
+  type UnitResult,
+} from '@weak-queens/shared/contracts';
+import { createCountProcessor } from '../dist/count-processor.js';
+import { startPrivateRedis, type PrivateRedis } from './private-redis.js';
+
+const PREFIX = '{count-processor}';
+
+describe('when the count processor takes a unit job', () => {
+  let server: PrivateRedis;
+  let redis: Redis;
+  let store: ResultStore;
+  let queue: Queue;
+  let pool: KernelPool;
+  let processor: ReturnType<typeof createCountProcessor>;
+
+  beforeAll(async () => {
+    server = await startPrivateRedis();
+    redis = new Redis({ port: server.port });
+    store = new ResultStore(redis, PREFIX);
+    queue = new Queue(QUEUE_NAMES.count, { connection: { port: server.port }, prefix: PREFIX });
+    pool = new KernelPool(1);
+    processor = createCountProcessor({
+      store,
+      pool,
+      workerId: 'w-test',
+      logger: createLogger({ level: 'silent', pretty: false }),
+      progressIntervalMs: 0,
+      maxUnitBytes: 1024 ** 3,
+      liveWorkers: () => Promise.resolve([]),
+    });
+  });
+
+  afterAll(async () => {
+    await pool?.close();
+    await queue?.close();
+    redis?.disconnect();
+    await server?.stop();
+  });
+
+  /** Records the one-unit plan of N(n, D) and queues its job; returns the job. */
+  async function wholeUnitJob(n: number, depth: number, algorithm: Algorithm, recorded = true) {
+    const header = { n, depth, role: 'primary', algorithm, units: 1 } as const;
+    const planId = planIdOf(header, ['*']);
+    if (recorded) {
+      await store.putPlan(
+        header,
+        planId,
+        new Map([['*', { weight: 1, modelSeconds: 0.5, boundSeconds: 60 }]]),
+      );
+    }
+    const data = { sweepId: 's-test', n, depth, algorithm, prefix: [], weight: 1, planId };
+    const job = await queue.add(
+      JOB_NAMES.unit,
+      { ...data, estimateSeconds: 0.25, whole: true },
+      { jobId: `n${n}-d${depth}-${algorithm}-${recorded ? 'planned' : 'unplanned'}` },
+    );
+    return { job, planId };
+  }
+
+  it('counts N(8, 7) = 92 (OEIS A000170), stores it as the unit and as N(8, 7)', async () => {
+    const { job } = await wholeUnitJob(8, 7, 'dfs');
+    const result = (await processor(job)) as UnitResult;
+    expect(knownValue(8, 7)).toEqual({ value: '92', source: 'OEIS A000170' });
+    // Measured times vary; everything else is exact.
+    expect({ ...result, seconds: 0, startedAt: 0 }).toEqual({
+      kind: 'unit',
+      n: 8,
+      depth: 7,
+      unit: '*',
+      value: '92',
+      algorithm: 'dfs',
+      seconds: 0,
+      worker: 'w-test',
+      sweepId: 's-test',
+      startedAt: 0,
+      slot: 0,
+      estimateSeconds: 0.25,
+      modelSeconds: 0.5,
+    });
+    expect(await store.unit(8, 7, '*')).toEqual(result);
+    expect((await store.depths(8)).get(7)?.value).toBe('92');
+    expect(await job.isCompleted()).toBe(false);
+    expect((await queue.getJob(String(job.id)))?.progress).toBe(100);
+  });
+
+  it("counts N(4, 1) = 16 by window transfer (PROBLEM.md's worked example)", async () => {
+    const { job } = await wholeUnitJob(4, 1, 'window-transfer');
+    const result = (await processor(job)) as UnitResult;
+    expect([result.value, result.algorithm]).toEqual([knownValue(4, 1)?.value, 'window-transfer']);
+    expect(result.value).toBe('16');
+  });
+
+  it('returns the stored unit when the job comes again, without counting it twice', async () => {
+    const { job } = await wholeUnitJob(8, 7, 'dfs');
+    const stored = await store.unit(8, 7, '*');
+    expect(stored?.value).toBe('92');
+    expect(await processor(job)).toEqual(stored);
+  });
+
+  it('refuses a unit of a plan that was never recorded, for good', async () => {
+    const { job, planId } = await wholeUnitJob(6, 3, 'dfs', false);
+    const refused = processor(job);
+    await expect(refused).rejects.toBeInstanceOf(UnrecoverableError);
+    await expect(refused).rejects.toThrow(
+      `unit job: unit * of N(6, 3) is not in recorded plan ${planId}; only planned units are counted`,
+    );
+    expect(await store.unit(6, 3, '*')).toBeUndefined();
+  });
+
+  it('fails a job whose data is not a unit, for good, naming the field', async () => {
+    const job = await queue.add(JOB_NAMES.unit, { sweepId: 's-test', n: 40, depth: 3 });
+    const refused = processor(job);
+    await expect(refused).rejects.toBeInstanceOf(UnrecoverableError);
+    await expect(refused).rejects.toThrow(
+      'unit job.n: 40 is not allowed; expected an integer from 1 to 32',
+    );
+  });
+});
