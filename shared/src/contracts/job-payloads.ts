@@ -44,6 +44,9 @@ function onBoard<T extends { readonly n: number; readonly depth: number }>(job: 
   return job;
 }
 
+/** The board of a job, judged first (as the kernel allows it): `unit job.D`. */
+const BoardSchema = v.pipe(record({ n: integer, depth: integer }), refine(onBoard, 'nested'));
+
 /**
  * A unit job's rows, checked first against the board and the plan's rules: a forged weight or
  * a non-canonical unit is refused for that reason before anything else is looked at.
@@ -95,6 +98,7 @@ type UnitJobFields = v.InferOutput<typeof UnitJobFields>;
 
 export const UnitJobSchema = v.pipe(
   v.unknown(),
+  checkFirst(BoardSchema),
   checkFirst(UnitRowsSchema),
   UnitJobFields,
   refine(middleRows, 'nested'),
@@ -151,11 +155,11 @@ function middleRows(job: UnitJobFields): UnitJobFields {
 
 /** A `depth` job: N(n, D) as the sum of the units listed (by unit key), each exactly once. */
 export const DepthJobSchema = v.pipe(
+  v.unknown(),
+  checkFirst(BoardSchema),
   record({
-    sweepId,
     n: integer,
     depth: integer,
-    algorithm,
     unitKeys: v.message(
       v.pipe(
         v.array(v.pipe(v.string(), v.regex(UNIT_KEY))),
@@ -166,17 +170,28 @@ export const DepthJobSchema = v.pipe(
       ),
       'distinct unit keys such as "3.1" or "m3.7"',
     ),
+    sweepId,
+    algorithm,
     /** The recorded plan whose units these are, all of them. */
     planId,
     /** `check`: the second count of a verified sweep; its other child is the first count. */
     role,
   }),
-  refine(onBoard, 'nested'),
 );
 export type DepthJobData = v.InferOutput<typeof DepthJobSchema>;
 
 /** A `sum` job: S(n) over every D in 0..n−1. */
 export const SumJobSchema = v.pipe(
+  v.unknown(),
+  checkFirst(
+    v.pipe(
+      record({ n: integer }),
+      refine((job) => {
+        assertBoard(job.n, 0);
+        return job;
+      }, 'nested'),
+    ),
+  ),
   record({
     sweepId,
     n: integer,
@@ -184,7 +199,6 @@ export const SumJobSchema = v.pipe(
     verify: v.optional(v.boolean('true, false or absent')),
   }),
   refine((job) => {
-    assertBoard(job.n, 0);
     // `verify: false` and no `verify` are the same sum: keep one spelling of it.
     if (job.verify === false) {
       const rest = { ...job };
