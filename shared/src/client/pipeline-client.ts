@@ -167,7 +167,7 @@ export class PipelineClient {
       plans.filter((p) => p.flow).map((p) => p.n),
     );
     try {
-      await this.addFlows(plans, sizes);
+      await this.addFlows(plans, sizes, options.audit ?? false);
     } finally {
       await release();
     }
@@ -599,6 +599,7 @@ export class PipelineClient {
   private async addFlows(
     plans: readonly PlannedSize[],
     sizes: { n: number; outcome: 'stored' | 'queued' | 'added'; jobs: number }[],
+    audit: boolean,
   ): Promise<void> {
     // Two flows in flight at most: Redis runs one flow's transaction while this process builds
     // the next one's (more would only hold more of them in memory at once).
@@ -613,8 +614,9 @@ export class PipelineClient {
       // of a duplicate parent), so an n already in the queues is left alone. A finished root
       // without a stored S(n) (deleted by hand, withdrawn by a recount, or failed) is stale:
       // it goes, with what is left of its flow, and the n is planned afresh.
-      // Planned before this submitter held the lock: another one may have finished n since.
-      if ((await this.store.sums([n])).has(n)) {
+      // Planned before this submitter held the lock: another one may have finished n since
+      // (an audit recounts a stored n on purpose).
+      if (!audit && (await this.store.sums([n])).has(n)) {
         sizes.push({ n, outcome: 'stored', jobs: 0 });
         continue;
       }
