@@ -147,7 +147,12 @@ export class RedisCluster {
   }
 
   private async command(port: number, ...args: string[]): Promise<unknown> {
-    const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0 });
+    const redis = new Redis({
+      port,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+    });
     redis.on('error', () => undefined);
     try {
       await redis.connect();

@@ -325,7 +325,9 @@ function requireHashTag(prefix: string): void {
 
 /** How a cluster is named in logs and errors, in place of REDIS_URL. */
 function clusterUrl(nodes: readonly ClusterNode[]): string {
-  const hosts = nodes.map(({ host, port }) => (host.includes(':') ? `[${host}]` : host) + `:${port}`);
+  const hosts = nodes.map(
+    ({ host, port }) => (host.includes(':') ? `[${host}]` : host) + `:${port}`,
+  );
   return `redis-cluster://${hosts.join(',')}`;
 }
 
