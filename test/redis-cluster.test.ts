@@ -5,7 +5,8 @@
 // CI, where it fails: there a skip would hide a broken runner.
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PipelineClient } from '@weak-queens/shared/client';
+import { createDashboardServer } from '@weak-queens/dashboard';
+import { createLogger, PipelineClient } from '@weak-queens/shared/client';
 import { compileConfig, KNOWN_S } from '@weak-queens/shared/contracts';
 import { FAST_STALLS, startWorker, stopWorkers, uniquePrefix, until } from './src/index.js';
 import { RedisCluster, redisClusterUnavailable } from './src/redis-cluster.js';
@@ -61,7 +62,7 @@ describe.skipIf(unavailable !== undefined)('when the pipeline runs on a Redis Cl
     );
   }
 
-  it('sweeps n = 1..12 exactly, and wq status and wq results read it back', async () => {
+  it('sweeps n = 1..12 exactly, and wq status, wq results and the dashboard read it back', async () => {
     const prefix = uniquePrefix('cluster');
     const env = clusterEnv(prefix);
     startWorkers(prefix);
@@ -93,6 +94,32 @@ describe.skipIf(unavailable !== undefined)('when the pipeline runs on a Redis Cl
         range(1, 12).map((n) => [n, KNOWN_S[n - 1]]),
       );
       expect(report.workers).toHaveLength(2);
+
+      // The dashboard, on the same cluster: its results, sweeps and metrics.
+      const dashboard = createDashboardServer({
+        config: compileConfig({ REDIS_CLUSTER_NODES: cluster.seeds, WQ_PREFIX: prefix }),
+        logger: createLogger({ level: 'silent', pretty: false }),
+        port: 0,
+        pollMs: 500,
+      });
+      try {
+        const base = await dashboard.listen(0, '127.0.0.1');
+        const api = await fetch(new URL('api/results', base));
+        expect(api.status).toBe(200);
+        const shown = (await api.json()) as SumLine[];
+        expect(shown.map((l) => [l.n, l.S])).toEqual(range(1, 12).map((n) => [n, KNOWN_S[n - 1]]));
+        const sweeps = await fetch(new URL('api/sweeps', base));
+        expect(sweeps.status).toBe(200);
+        const listed = (await sweeps.json()) as { sweeps: { done: number; total: number }[] };
+        expect(listed.sweeps.map((s) => [s.done, s.total])).toEqual([[12, 12]]);
+        const metrics = await fetch(new URL('metrics', base));
+        expect(metrics.status).toBe(200);
+        expect(await metrics.text()).toMatch(
+          /^bullmq_job_count\{queue="count", state="completed"\} \d+/m,
+        );
+      } finally {
+        await dashboard.close();
+      }
     } finally {
       await stopWorkers(workers);
     }

@@ -104,7 +104,7 @@ export class RedisCluster {
    * connected to it (so a failover has someone to promote).
    */
   async healthy(): Promise<boolean> {
-    const live = this.nodes.filter((n) => n.process.exitCode === null && !n.process.signalCode);
+    const live = this.live();
     for (const node of live) {
       const info = await this.command(node.port, 'CLUSTER', 'INFO').catch(() => '');
       if (!/cluster_state:ok/.test(String(info))) return false;
@@ -118,7 +118,8 @@ export class RedisCluster {
 
   /** The live master process that serves `key`'s hash slot. */
   async masterOf(key: string): Promise<ClusterNodeProcess> {
-    const port = this.nodes[0]?.port ?? 0;
+    // Asked of a live node: the one killed last may have been the first.
+    const port = this.live()[0]?.port ?? 0;
     const slot = Number(await this.command(port, 'CLUSTER', 'KEYSLOT', key));
     const table = await this.table(port);
     const owner = table.find(
@@ -127,6 +128,10 @@ export class RedisCluster {
     const node = this.nodes.find((n) => n.port === owner?.port);
     if (!node) throw new Error(`no master serves slot ${slot} of ${key}`);
     return node;
+  }
+
+  private live(): ClusterNodeProcess[] {
+    return this.nodes.filter((n) => n.process.exitCode === null && !n.process.signalCode);
   }
 
   /** kill -9 one node; resolves once it has exited. */
