@@ -2,7 +2,7 @@
 // retry. It talks to Redis only (queues and the result store), never to workers directly.
 import { randomBytes } from 'node:crypto';
 import { type FlowJob, type FlowJobNode, FlowProducer, type Job, Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection.js';
 import {
   type Calibration,
   defaultSlotMemory,
@@ -19,13 +19,12 @@ import {
 import {
   createRedis,
   type Disagreement,
-  redisOptions,
   ResultStore,
   type SweepRecord,
   SweepRegistry,
   type WorkerInfo,
 } from './index.js';
-import { isConnectionError } from './connection.js';
+import { bullConnection, isConnectionError } from './connection.js';
 import { CountQueues } from './count-queues.js';
 import { type UnitRouting, unitRouting, workerSlotBytes } from './unit-routing.js';
 import { type ClusterDescription, planForCluster } from './cluster-plan.js';
@@ -84,7 +83,7 @@ export interface StatusReport {
 export class PipelineClient {
   readonly store: ResultStore;
   readonly registry: SweepRegistry;
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly queues: { readonly count: CountQueues; readonly aggregate: Queue };
   private readonly flows: FlowProducer;
 
@@ -92,7 +91,10 @@ export class PipelineClient {
     this.redis = createRedis(config, 'producer');
     this.store = new ResultStore(this.redis, config.prefix);
     this.registry = new SweepRegistry(this.redis, config.prefix);
-    const options = { connection: redisOptions(config, 'producer'), prefix: config.prefix };
+    const options = {
+      connection: bullConnection(config, 'producer', this.redis),
+      prefix: config.prefix,
+    };
     const queueOptions = { ...options, streams: queueStreams() };
     // Connection errors surface as failed commands (one clear line from ping); the events
     // themselves would print stack traces.
@@ -264,7 +266,7 @@ export class PipelineClient {
 
   /** The connection and queues this client reads through, for a front end to share. */
   get connection(): {
-    readonly redis: Redis;
+    readonly redis: RedisClient;
     readonly queues: ProgressQueues;
     /** `count` and the memory-class count queues in use. */
     readonly countQueues: CountQueues;

@@ -10,6 +10,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** The environment variables the pipeline reads (declared in turbo.json for caching). */
 export const CONFIG_ENV = [
   'REDIS_URL',
+  'REDIS_CLUSTER_NODES',
   'WQ_PREFIX',
   'WQ_CONCURRENCY',
   'LOG_LEVEL',
@@ -39,6 +40,11 @@ export interface WqConfig {
   /** The URL without its password, safe to log. */
   readonly redisUrl: string;
   readonly redis: RedisSettings;
+  /**
+   * REDIS_CLUSTER_NODES: the seed nodes of a Redis Cluster. When present every connection is a
+   * cluster client (the rest of the cluster is found from them) and REDIS_URL is not used.
+   */
+  readonly clusterNodes?: readonly ClusterNode[];
   /** Key prefix of the queues and the result store; `{wq}` keeps them in one cluster slot. */
   readonly prefix: string;
   /** Units computed at once by one worker process. */
@@ -82,6 +88,11 @@ export interface WqConfig {
   readonly redisWaitLogMs: number;
 }
 
+export interface ClusterNode {
+  readonly host: string;
+  readonly port: number;
+}
+
 export type ConfigOverrides = Partial<Omit<WqConfig, 'redis' | 'redisUrl'>> & {
   readonly redisUrl?: string;
 };
@@ -95,15 +106,19 @@ export function compileConfig(
 ): WqConfig {
   const url = overrides.redisUrl ?? nonEmpty(env.REDIS_URL) ?? DEFAULT_REDIS_URL;
   const redis = parseRedisUrl(url);
+  const clusterNodes = parseClusterNodes(env.REDIS_CLUSTER_NODES);
+  const prefix = overrides.prefix ?? parsePrefix(nonEmpty(env.WQ_PREFIX) ?? 'wq');
+  if (clusterNodes) requireHashTag(prefix);
   const lockMs =
     overrides.lockMs ?? integerInRange('WQ_LOCK_MS', env.WQ_LOCK_MS, DEFAULT_LOCK_MS, LOCK_RANGE);
   const concurrency =
     overrides.concurrency ??
     positiveInteger('WQ_CONCURRENCY', env.WQ_CONCURRENCY, availableParallelism(), 1024);
   return {
-    redisUrl: redactUrl(url),
+    redisUrl: clusterNodes ? clusterUrl(clusterNodes) : redactUrl(url),
     redis,
-    prefix: overrides.prefix ?? parsePrefix(nonEmpty(env.WQ_PREFIX) ?? 'wq'),
+    ...(clusterNodes ? { clusterNodes } : {}),
+    prefix,
     concurrency,
     logLevel: overrides.logLevel ?? parseLogLevel(nonEmpty(env.LOG_LEVEL) ?? 'info'),
     targetSeconds:
@@ -270,6 +285,50 @@ export function parseRedisUrl(url: string, field = 'REDIS_URL'): RedisSettings {
 /** The URL with its password replaced, for logs and error messages. */
 export function redactUrl(url: string): string {
   return url.replace(/^(rediss?:\/\/[^:@/]*:)[^@/]*@/, '$1***@');
+}
+
+/** `host:port,host:port,…` (IPv6 as `[::1]:7000`); undefined when the variable is unset. */
+export function parseClusterNodes(
+  text: string | undefined,
+  field = 'REDIS_CLUSTER_NODES',
+): readonly ClusterNode[] | undefined {
+  const value = nonEmpty(text);
+  if (value === undefined) return undefined;
+  return value.split(',').map((entry) => {
+    const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(entry.trim());
+    const port = Number(match?.[3]);
+    const host = match?.[1] ?? match?.[2];
+    if (host === undefined || !Number.isInteger(port) || port < 1 || port > 65535) {
+      throw new InvalidInputError(
+        field,
+        entry.trim(),
+        'comma-separated host:port entries such as 10.0.0.1:7000,10.0.0.2:7000 (port 1 to 65535)',
+      );
+    }
+    return { host, port };
+  });
+}
+
+/**
+ * On a cluster, BullMQ's and the store's scripts touch several keys at once, and Redis runs a
+ * script only when all its keys are in one slot: the prefix's hash tag is what puts them there.
+ */
+function requireHashTag(prefix: string): void {
+  if (!/\{[^{}]+\}/.test(prefix)) {
+    throw new InvalidInputError(
+      'WQ_PREFIX',
+      prefix,
+      'a prefix with a hash tag such as "{wq}" when REDIS_CLUSTER_NODES is set (a Redis Cluster runs a script only when all its keys share one slot)',
+    );
+  }
+}
+
+/** How a cluster is named in logs and errors, in place of REDIS_URL. */
+function clusterUrl(nodes: readonly ClusterNode[]): string {
+  const hosts = nodes.map(
+    ({ host, port }) => (host.includes(':') ? `[${host}]` : host) + `:${port}`,
+  );
+  return `redis-cluster://${hosts.join(',')}`;
 }
 
 /** Letters, digits, '_', '-', '.', and at most one `{hash tag}`; no ':' (BullMQ's separator). */
