@@ -70,14 +70,15 @@ describe('when the progress of sweeps of 3 and of 75 (n, D) is read', () => {
     await deletePrefix(redis.url, prefix);
   });
 
-  it('sends the same four commands for either: the sweep, a store script, a queue script, its done times', async () => {
-    const expected = { get: 1, eval: 2, hvals: 1 };
+  it('sends the same five commands for either: the sweep, a store script, a queue script, its done times, the memory classes in use', async () => {
+    // smembers: which memory-class count queues exist (units that fit no live worker).
+    const expected = { get: 1, eval: 2, hvals: 1, smembers: 1 };
     expect(await commandsOf(() => client.progress(small))).toEqual(expected);
     expect(await commandsOf(() => client.progress(large))).toEqual(expected);
   });
 
   it('adds one script over the unfinished (n, D) jobs for the per-D view of the dashboard', async () => {
-    const expected = { get: 1, eval: 3, hvals: 1 };
+    const expected = { get: 1, eval: 3, hvals: 1, smembers: 1 };
     expect(await commandsOf(() => client.progress(small, { depths: true }))).toEqual(expected);
     expect(await commandsOf(() => client.progress(large, { depths: true }))).toEqual(expected);
   });

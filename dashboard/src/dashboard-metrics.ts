@@ -4,7 +4,9 @@ import { QueueEvents, type Queue } from 'bullmq';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import {
   type CountQueues,
+  createRedis,
   type Logger,
+  type RedisClient,
   redisOptions,
   type SweepRegistry,
 } from '@weak-queens/shared/client';
@@ -24,6 +26,8 @@ export class DashboardMetrics {
   readonly register = new Registry();
   /** The event stream read per queue, by queue name: class queues join when first listed. */
   private readonly events = new Map<string, QueueEvents>();
+  /** On a cluster, each QueueEvents's own client (BullMQ leaves a client it was given open). */
+  private readonly clusterClients: RedisClient[] = [];
   private readonly unitSeconds: Histogram<'algorithm'>;
   private readonly unitsCompleted: Counter<'worker'>;
   private readonly jobsCompleted: Counter<'queue'>;
@@ -115,7 +119,14 @@ export class DashboardMetrics {
 
   private watch(name: string): void {
     if (this.events.has(name)) return;
-    const connection = redisOptions(this.options.config, 'worker');
+    const { config } = this.options;
+    // QueueEvents blocks on its stream read, so it gets a client of its own, never a shared one.
+    const client = config.clusterNodes === undefined ? undefined : createRedis(config, 'worker');
+    if (client !== undefined) {
+      client.on('error', (err: Error) => this.options.logger.debug({ err }, 'queue events error'));
+      this.clusterClients.push(client);
+    }
+    const connection = client ?? redisOptions(config, 'worker');
     const events = new QueueEvents(name, { connection, prefix: this.options.config.prefix });
     events.on('completed', ({ returnvalue }) => this.completed(name, returnvalue));
     events.on('failed', () => this.jobsFailed.inc({ queue: name }));
@@ -158,5 +169,6 @@ export class DashboardMetrics {
 
   async close(): Promise<void> {
     await Promise.allSettled([...this.events.values()].map((e) => e.close()));
+    for (const client of this.clusterClients) client.disconnect();
   }
 }

@@ -8,10 +8,10 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { Redis } from 'ioredis';
 import {
   type CountQueues,
   isConnectionError,
+  type RedisClient,
   RedisUnavailableError,
 } from '@weak-queens/shared/client';
 import { InvalidInputError, QUEUE_NAMES, WeakQueensError } from '@weak-queens/shared/contracts';
@@ -40,7 +40,7 @@ export class DashboardServer {
   readonly feed: LiveFeed;
   readonly metrics: DashboardMetrics;
   private readonly server: Server;
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly client: PipelineClient;
   private readonly queues: { readonly count: CountQueues; readonly aggregate: Queue };
   private closing?: Promise<void>;

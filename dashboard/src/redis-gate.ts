@@ -2,7 +2,7 @@
 // read that Redis leaves hanging (BullMQ waits for its connection forever) gets a 503 after a
 // deadline, so no request of the page, the API or bull-board waits without end.
 import type { RequestHandler } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@weak-queens/shared/client';
 import { HttpError } from './http-error.js';
 
 /** How long a read may wait for Redis before it is answered with 503. */
@@ -13,7 +13,7 @@ export function redisUnavailable(detail = 'Redis cannot be reached right now'): 
 }
 
 export function redisGate(
-  redis: Redis,
+  redis: RedisClient,
   options: { deadlineMs?: number; exempt?: readonly string[] } = {},
 ): RequestHandler {
   const deadlineMs = options.deadlineMs ?? READ_DEADLINE_MS;

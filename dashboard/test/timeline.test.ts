@@ -1,9 +1,13 @@
 // GET /api/sweeps/:id/timeline against a real Redis: known unit results (of this sweep, of other
 // sweeps, older ones without times, an unreadable one, a second count) and a live worker with an
 // idle slot give exactly one answer.
-import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedis, ResultStore, SweepRegistry } from '@weak-queens/shared/client';
+import {
+  createRedis,
+  type RedisClient,
+  ResultStore,
+  SweepRegistry,
+} from '@weak-queens/shared/client';
 import { type UnitResult, type WqConfig } from '@weak-queens/shared/contracts';
 import type { DashboardServer, TimelineView } from '../src/index.js';
 import {
@@ -42,7 +46,7 @@ function unit(fields: Partial<UnitResult> & Pick<UnitResult, 'n' | 'depth' | 'un
 
 describe('when a sweep has stored unit results', () => {
   let config: WqConfig;
-  let conn: Redis;
+  let conn: RedisClient;
   let dashboard: DashboardServer;
   let base: string;
 

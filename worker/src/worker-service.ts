@@ -3,11 +3,11 @@
 // active units finish within a bound and hands the rest back.
 import { createRequire } from 'node:module';
 import { MetricsTime, type Processor, Worker, type WorkerOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
 import {
+  bullConnection,
   createRedis,
   isConnectionError,
-  redisOptions,
+  type RedisClient,
   ResultStore,
   SweepRegistry,
   waitForRedis,
@@ -57,7 +57,7 @@ async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
 export class WorkerService {
   readonly id: string;
   private readonly options: CompiledWorkerServiceOptions;
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly pool: KernelPool;
   private readonly registry: SweepRegistry;
   /** One BullMQ worker per count queue consumed, by queue name; `count` always. */
@@ -83,7 +83,7 @@ export class WorkerService {
     this.pool = new KernelPool(concurrency);
     const store = new ResultStore(this.redis, config.prefix);
     this.registry = new SweepRegistry(this.redis, config.prefix);
-    const connection = redisOptions(config, 'worker');
+    const connection = bullConnection(config, 'worker', this.redis);
     // metrics: per-minute completed/failed counts, which the dashboard's /metrics exports.
     const metrics = { maxDataPoints: MetricsTime.ONE_WEEK };
     // A dead or cut-off worker's jobs are put back once their lock lapses (stall detection).

@@ -46,12 +46,13 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
   process.once('exit', killAll);
   try {
     let redisUrl = env.REDIS_URL;
-    if (!redisUrl) {
+    // A cluster (REDIS_CLUSTER_NODES) is used as given: no private server then.
+    if (!redisUrl && !env.REDIS_CLUSTER_NODES?.trim()) {
       server = await RedisServer.start({ dir: resolve(options.dataDir ?? '.data', 'redis') });
       redisUrl = server.url;
       logger.info({ redis: redisUrl }, 'private redis-server started');
     }
-    const config = compileConfig({ ...env, REDIS_URL: redisUrl });
+    const config = compileConfig({ ...env, ...(redisUrl ? { REDIS_URL: redisUrl } : {}) });
     // A REDIS_URL that is wrong or stays away ends the run with one clear error, before any
     // worker starts waiting for it.
     await waitForRedis(config, {
@@ -62,7 +63,7 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
     const count = options.workers ?? availableParallelism();
     const workerEnv = {
       ...env,
-      REDIS_URL: redisUrl,
+      ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
       WQ_CONCURRENCY: '1',
       LOG_LEVEL: env.LOG_LEVEL ?? 'warn',
     };

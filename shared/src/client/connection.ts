@@ -1,7 +1,11 @@
 // Redis connections with the settings BullMQ requires for each role, and which errors mean that
 // Redis is away for now rather than a real answer.
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
+import type { ConnectionOptions } from 'bullmq';
 import type { WqConfig } from '../contracts/config.js';
+
+/** A connection to a single Redis (REDIS_URL) or to a Redis Cluster (REDIS_CLUSTER_NODES). */
+export type RedisClient = Redis | Cluster;
 
 /**
  * `worker`: commands wait through reconnects (BullMQ requires maxRetriesPerRequest: null for
@@ -35,8 +39,60 @@ export function workerRetryDelay(times: number): number {
   return Math.min(Math.max(Math.round(Math.exp(times)), 1000), 5000);
 }
 
-export function createRedis(config: WqConfig, role: ConnectionRole): Redis {
-  return new Redis(redisOptions(config, role));
+export function createRedis(config: WqConfig, role: ConnectionRole): RedisClient {
+  const nodes = config.clusterNodes;
+  if (nodes === undefined) return new Redis(redisOptions(config, role));
+  return new Cluster(
+    nodes.map(({ host, port }) => ({ host, port })),
+    clusterOptions(config, role),
+  );
+}
+
+/** How long a command waits through a failover before it fails (see clusterOptions). */
+const FAILOVER_PATIENCE_MS = { worker: 60_000, producer: 15_000 } as const;
+const FAILOVER_RETRY_MS = 250;
+
+/**
+ * A cluster client for the role. A command sent to a master that just died is retried every
+ * 250 ms (the slot map refreshed each time) until a replica has taken over: ioredis's default
+ * gives up after 16 tries at 100 ms, sooner than a failover (cluster-node-timeout plus an
+ * election) completes, and a worker would then fail units that only had to wait.
+ */
+export function clusterOptions(config: WqConfig, role: ConnectionRole): ClusterOptions {
+  const { username, password, tls } = config.redis;
+  const options = redisOptions(config, role);
+  return {
+    redisOptions: {
+      ...(username === undefined ? {} : { username }),
+      ...(password === undefined ? {} : { password }),
+      ...(tls === undefined ? {} : { tls: { ...tls } }),
+      connectionName: options.connectionName,
+      maxRetriesPerRequest: options.maxRetriesPerRequest ?? null,
+      ...(options.connectTimeout === undefined ? {} : { connectTimeout: options.connectTimeout }),
+    },
+    retryDelayOnFailover: FAILOVER_RETRY_MS,
+    retryDelayOnClusterDown: FAILOVER_RETRY_MS,
+    retryDelayOnTryAgain: FAILOVER_RETRY_MS,
+    maxRedirections: Math.ceil(FAILOVER_PATIENCE_MS[role] / FAILOVER_RETRY_MS),
+    // The slot map also changes without an error (a failover seen from another client).
+    slotsRefreshInterval: 2_000,
+    ...(role === 'worker'
+      ? { enableReadyCheck: false, clusterRetryStrategy: workerRetryDelay }
+      : { clusterRetryStrategy: (times: number) => (times > 1 ? null : 1000) }),
+  };
+}
+
+/**
+ * The `connection` BullMQ objects get: options for a single Redis (each opens its own), or the
+ * shared cluster client, which BullMQ duplicates where it blocks and never closes (its owner
+ * does). A cluster needs the instance: BullMQ only builds single-node connections from options.
+ */
+export function bullConnection(
+  config: WqConfig,
+  role: ConnectionRole,
+  client: RedisClient,
+): ConnectionOptions {
+  return config.clusterNodes === undefined ? redisOptions(config, role) : client;
 }
 
 const CODES = new Set([

@@ -1,7 +1,7 @@
 // The count queues a client reads and writes: `count` and the memory-class queues producers
 // have used (listed in Redis, see `countClassesKey`), each opened once, when first needed.
 import { Queue, type QueueOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection.js';
 import {
   countClassesKey,
   countQueueClass,
@@ -13,7 +13,7 @@ export class CountQueues {
   private readonly opened = new Map<string, Queue>();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly options: QueueOptions & { readonly prefix: string },
     /** Called once per queue opened (to attach an error listener). */
     private readonly onOpen: (queue: Queue) => void = () => undefined,

@@ -61,7 +61,10 @@ export {
 } from './sweep-registry.js';
 export {
   redisOptions,
+  clusterOptions,
   createRedis,
+  bullConnection,
+  type RedisClient,
   type ConnectionRole,
   isConnectionError,
   workerRetryDelay,

@@ -2,7 +2,7 @@
 // retry. It talks to Redis only (queues and the result store), never to workers directly.
 import { randomBytes } from 'node:crypto';
 import { type FlowJob, type FlowJobNode, FlowProducer, type Job, Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection.js';
 import {
   type Calibration,
   defaultSlotMemory,
@@ -19,13 +19,12 @@ import {
 import {
   createRedis,
   type Disagreement,
-  redisOptions,
   ResultStore,
   type SweepRecord,
   SweepRegistry,
   type WorkerInfo,
 } from './index.js';
-import { isConnectionError } from './connection.js';
+import { bullConnection, isConnectionError } from './connection.js';
 import { CountQueues } from './count-queues.js';
 import { type UnitRouting, unitRouting, workerSlotBytes } from './unit-routing.js';
 import { type ClusterDescription, planForCluster } from './cluster-plan.js';
@@ -84,7 +83,7 @@ export interface StatusReport {
 export class PipelineClient {
   readonly store: ResultStore;
   readonly registry: SweepRegistry;
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly queues: { readonly count: CountQueues; readonly aggregate: Queue };
   private readonly flows: FlowProducer;
 
@@ -92,7 +91,10 @@ export class PipelineClient {
     this.redis = createRedis(config, 'producer');
     this.store = new ResultStore(this.redis, config.prefix);
     this.registry = new SweepRegistry(this.redis, config.prefix);
-    const options = { connection: redisOptions(config, 'producer'), prefix: config.prefix };
+    const options = {
+      connection: bullConnection(config, 'producer', this.redis),
+      prefix: config.prefix,
+    };
     const queueOptions = { ...options, streams: queueStreams() };
     // Connection errors surface as failed commands (one clear line from ping); the events
     // themselves would print stack traces.
@@ -167,7 +169,7 @@ export class PipelineClient {
       plans.filter((p) => p.flow).map((p) => p.n),
     );
     try {
-      await this.addFlows(plans, sizes);
+      await this.addFlows(plans, sizes, options.audit ?? false);
     } finally {
       await release();
     }
@@ -264,7 +266,7 @@ export class PipelineClient {
 
   /** The connection and queues this client reads through, for a front end to share. */
   get connection(): {
-    readonly redis: Redis;
+    readonly redis: RedisClient;
     readonly queues: ProgressQueues;
     /** `count` and the memory-class count queues in use. */
     readonly countQueues: CountQueues;
@@ -599,6 +601,7 @@ export class PipelineClient {
   private async addFlows(
     plans: readonly PlannedSize[],
     sizes: { n: number; outcome: 'stored' | 'queued' | 'added'; jobs: number }[],
+    audit: boolean,
   ): Promise<void> {
     // Two flows in flight at most: Redis runs one flow's transaction while this process builds
     // the next one's (more would only hold more of them in memory at once).
@@ -613,8 +616,9 @@ export class PipelineClient {
       // of a duplicate parent), so an n already in the queues is left alone. A finished root
       // without a stored S(n) (deleted by hand, withdrawn by a recount, or failed) is stale:
       // it goes, with what is left of its flow, and the n is planned afresh.
-      // Planned before this submitter held the lock: another one may have finished n since.
-      if ((await this.store.sums([n])).has(n)) {
+      // Planned before this submitter held the lock: another one may have finished n since
+      // (an audit recounts a stored n on purpose).
+      if (!audit && (await this.store.sums([n])).has(n)) {
         sizes.push({ n, outcome: 'stored', jobs: 0 });
         continue;
       }

@@ -1,10 +1,10 @@
 // Whether the Redis that REDIS_URL names can be used: reachable, speaking the Redis protocol, and
 // holding the database the URL asks for. Left to itself ioredis reconnects forever to a port that
 // is not Redis, and when SELECT fails it only emits an event and carries on in database 0.
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { InvalidInputError, WeakQueensError } from '../kernel/errors.js';
 import type { WqConfig } from '../contracts/config.js';
-import { isConnectionError, redisOptions } from './connection.js';
+import { clusterOptions, isConnectionError, redisOptions } from './connection.js';
 
 /** Why Redis cannot be used right now (each may pass: a restart, a failover, a cut link). */
 export type RedisProblem = 'unreachable' | 'timeout' | 'not-redis' | 'loading' | 'other';
@@ -48,6 +48,7 @@ function describeProblem(problem: RedisProblem, detail: string): string {
  * wrong (a database the server does not have, a refused password).
  */
 export async function probeRedis(config: WqConfig, timeoutMs = 3000): Promise<void> {
+  if (config.clusterNodes !== undefined) return probeCluster(config, timeoutMs);
   const { db } = config.redis;
   const redis = new Redis({
     ...redisOptions(config, 'producer'),
@@ -84,6 +85,50 @@ export async function probeRedis(config: WqConfig, timeoutMs = 3000): Promise<vo
     );
   } finally {
     redis.disconnect();
+  }
+}
+
+/**
+ * A cluster is usable when it says so (`cluster_state:ok`: every slot served) and the master of
+ * the prefix's slot, where every key of the pipeline lives, answers a read. A cluster has only
+ * database 0, so there is nothing to select.
+ */
+async function probeCluster(config: WqConfig, timeoutMs: number): Promise<void> {
+  const options = clusterOptions(config, 'producer');
+  const cluster = new Cluster(
+    (config.clusterNodes ?? []).map(({ host, port }) => ({ host, port })),
+    {
+      ...options,
+      redisOptions: {
+        ...options.redisOptions,
+        connectionName: undefined,
+        disableClientInfo: true,
+        connectTimeout: timeoutMs,
+        commandTimeout: timeoutMs,
+        maxRetriesPerRequest: 0,
+      },
+      lazyConnect: true,
+      clusterRetryStrategy: () => null,
+      enableOfflineQueue: false,
+      maxRedirections: 3,
+      slotsRefreshTimeout: timeoutMs,
+      slotsRefreshInterval: 0,
+    },
+  );
+  const seen: unknown[] = [];
+  cluster.on('error', (err: Error) => seen.push(err));
+  try {
+    await cluster.connect();
+    const info = String(await cluster.call('CLUSTER', 'INFO'));
+    const state = /cluster_state:(\w+)/.exec(info)?.[1] ?? 'unknown';
+    if (state !== 'ok') throw new Error(`CLUSTERDOWN cluster_state:${state}`);
+    await cluster.exists(`${config.prefix}:probe`);
+  } catch (err) {
+    if (err instanceof InvalidInputError) throw err;
+    const errors = [...seen, err].map((e) => classify(config, e));
+    throw errors.find((e) => e instanceof InvalidInputError) ?? classify(config, err);
+  } finally {
+    cluster.disconnect();
   }
 }
 
@@ -126,6 +171,10 @@ function classify(config: WqConfig, err: unknown): Error {
     return new RedisUnavailableError(url, 'not-redis', first);
   }
   if (/LOADING/.test(message)) return new RedisUnavailableError(url, 'loading', first);
+  // A cluster still electing a master for some slots, or not yet formed.
+  if (/CLUSTERDOWN|Failed to refresh slots cache|None of startup nodes/i.test(message)) {
+    return new RedisUnavailableError(url, 'unreachable', first);
+  }
   if (code === 'ETIMEDOUT' || /timed? ?out/i.test(message)) {
     return new RedisUnavailableError(url, 'timeout', first);
   }

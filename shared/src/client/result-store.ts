@@ -1,6 +1,6 @@
 // The result store: what the pipeline has computed, by n, by (n, D) and by unit. Workers write
 // it, the producer reads it to skip finished work, the CLI shows it. Every read is validated.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection.js';
 import {
   type CompletionRecord,
   CompletionRecordSchema,
@@ -121,7 +121,7 @@ export class ResultStore {
   readonly keys: StoreKeys;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     prefix: string,
   ) {
     this.keys = storeKeys(prefix);

@@ -2,7 +2,7 @@
 // submitters of the same n at once, from the CLI, the dashboard and `npm start`, must not both
 // see "not queued". Each n has a short-lived lock in Redis around that check and the add.
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection.js';
 import type { StoreKeys } from '../contracts/index.js';
 
 /** Long enough for the largest flow's add (about 10 s per 100,000 units); a dead holder's lock lapses. */
@@ -16,7 +16,7 @@ return 0`;
 
 export class SubmitLock {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
   ) {}
 

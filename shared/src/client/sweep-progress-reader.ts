@@ -4,7 +4,7 @@
 // over the queues (sent together), and for the dashboard's per-D view one more over the jobs of
 // the unfinished D.
 import type { Job, Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection.js';
 import {
   depthJobId,
   type DepthResult,
@@ -185,7 +185,7 @@ export class SweepProgressReader {
   private readonly fallbackPlans = new Map<string, DepthPlan>();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly store: ResultStore,
     private readonly registry: SweepRegistry,
     private readonly queues: ProgressQueues,

@@ -1,5 +1,5 @@
 // Sweeps (what a user submitted) and live workers (heartbeats), for status, cancel and retry.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection.js';
 import { InvalidInputError } from '../kernel/errors.js';
 import { SWEEP_ID } from '../contracts/job-payloads.js';
 import { parseInput, parseJson } from '../contracts/schema.js';
@@ -30,7 +30,7 @@ export class SweepRegistry {
   readonly keys: StoreKeys;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     prefix: string,
   ) {
     this.keys = storeKeys(prefix);

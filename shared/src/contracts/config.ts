@@ -12,6 +12,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** The environment variables the pipeline reads (declared in turbo.json for caching). */
 export const CONFIG_ENV = [
   'REDIS_URL',
+  'REDIS_CLUSTER_NODES',
   'WQ_PREFIX',
   'WQ_CONCURRENCY',
   'LOG_LEVEL',
@@ -41,6 +42,11 @@ export interface WqConfig {
   /** The URL without its password, safe to log. */
   readonly redisUrl: string;
   readonly redis: RedisSettings;
+  /**
+   * REDIS_CLUSTER_NODES: the seed nodes of a Redis Cluster. When present every connection is a
+   * cluster client (the rest of the cluster is found from them) and REDIS_URL is not used.
+   */
+  readonly clusterNodes?: readonly ClusterNode[];
   /** Key prefix of the queues and the result store; `{wq}` keeps them in one cluster slot. */
   readonly prefix: string;
   /** Units computed at once by one worker process. */
@@ -84,6 +90,11 @@ export interface WqConfig {
   readonly redisWaitLogMs: number;
 }
 
+export interface ClusterNode {
+  readonly host: string;
+  readonly port: number;
+}
+
 export type ConfigOverrides = Partial<Omit<WqConfig, 'redis' | 'redisUrl'>> & {
   readonly redisUrl?: string;
 };
@@ -91,8 +102,11 @@ export type ConfigOverrides = Partial<Omit<WqConfig, 'redis' | 'redisUrl'>> & {
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
 /** Which override replaces which variable: an overridden variable is not even read. */
-const OVERRIDDEN_BY: Readonly<Record<(typeof CONFIG_ENV)[number], keyof ConfigOverrides>> = {
+const OVERRIDDEN_BY: Readonly<
+  Record<(typeof CONFIG_ENV)[number], keyof ConfigOverrides | undefined>
+> = {
   REDIS_URL: 'redisUrl',
+  REDIS_CLUSTER_NODES: undefined,
   WQ_PREFIX: 'prefix',
   WQ_CONCURRENCY: 'concurrency',
   LOG_LEVEL: 'logLevel',
@@ -117,16 +131,23 @@ export function compileConfig(
   const input: Record<string, string> = {};
   for (const name of CONFIG_ENV) {
     const value = nonEmpty(env[name]);
-    if (value !== undefined && overrides[OVERRIDDEN_BY[name]] === undefined) input[name] = value;
+    const override = OVERRIDDEN_BY[name];
+    if (value !== undefined && (override === undefined || overrides[override] === undefined)) {
+      input[name] = value;
+    }
   }
   const vars = parseInput(ConfigEnvSchema, input, { name: '', qualify: false });
   const url = overrides.redisUrl ?? vars.REDIS_URL ?? DEFAULT_REDIS_URL;
   const lockMs = overrides.lockMs ?? vars.WQ_LOCK_MS ?? DEFAULT_LOCK_MS;
   const concurrency = overrides.concurrency ?? vars.WQ_CONCURRENCY ?? availableParallelism();
+  const clusterNodes = vars.REDIS_CLUSTER_NODES;
+  const prefix = overrides.prefix ?? vars.WQ_PREFIX ?? 'wq';
+  if (clusterNodes) requireHashTag(prefix);
   return {
-    redisUrl: redactUrl(url),
+    redisUrl: clusterNodes ? clusterUrl(clusterNodes) : redactUrl(url),
     redis: parseRedisUrl(url),
-    prefix: overrides.prefix ?? vars.WQ_PREFIX ?? 'wq',
+    ...(clusterNodes ? { clusterNodes } : {}),
+    prefix,
     concurrency,
     logLevel: overrides.logLevel ?? vars.LOG_LEVEL ?? 'info',
     targetSeconds: overrides.targetSeconds ?? vars.WQ_TARGET_SECONDS ?? 30,
@@ -263,6 +284,13 @@ const LogLevelSchema = v.picklist(LOG_LEVELS, `one of ${LOG_LEVELS.join(', ')}`)
 export const ConfigEnvSchema = v.object({
   /** Taken apart by parseRedisUrl (host, port, database, TLS), which names the part that is wrong. */
   REDIS_URL: v.optional(v.string()),
+  /** Taken apart by parseClusterNodes (`host:port,…`), which echoes the one entry that is wrong. */
+  REDIS_CLUSTER_NODES: v.optional(
+    v.pipe(
+      v.string(),
+      refine((text: string) => parseClusterNodes(text) ?? []),
+    ),
+  ),
   WQ_PREFIX: v.optional(PrefixSchema),
   WQ_CONCURRENCY: v.optional(positiveIntegerText(1024)),
   LOG_LEVEL: v.optional(LogLevelSchema),
@@ -359,4 +387,48 @@ export function parseRedisUrl(url: string, field = 'REDIS_URL'): RedisSettings {
 /** The URL with its password replaced, for logs and error messages. */
 export function redactUrl(url: string): string {
   return url.replace(/^(rediss?:\/\/[^:@/]*:)[^@/]*@/, '$1***@');
+}
+
+/** `host:port,host:port,…` (IPv6 as `[::1]:7000`); undefined when the variable is unset. */
+export function parseClusterNodes(
+  text: string | undefined,
+  field = 'REDIS_CLUSTER_NODES',
+): readonly ClusterNode[] | undefined {
+  const value = nonEmpty(text);
+  if (value === undefined) return undefined;
+  return value.split(',').map((entry) => {
+    const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(entry.trim());
+    const port = Number(match?.[3]);
+    const host = match?.[1] ?? match?.[2];
+    if (host === undefined || !Number.isInteger(port) || port < 1 || port > 65535) {
+      throw new InvalidInputError(
+        field,
+        entry.trim(),
+        'comma-separated host:port entries such as 10.0.0.1:7000,10.0.0.2:7000 (port 1 to 65535)',
+      );
+    }
+    return { host, port };
+  });
+}
+
+/**
+ * On a cluster, BullMQ's and the store's scripts touch several keys at once, and Redis runs a
+ * script only when all its keys are in one slot: the prefix's hash tag is what puts them there.
+ */
+function requireHashTag(prefix: string): void {
+  if (!/\{[^{}]+\}/.test(prefix)) {
+    throw new InvalidInputError(
+      'WQ_PREFIX',
+      prefix,
+      'a prefix with a hash tag such as "{wq}" when REDIS_CLUSTER_NODES is set (a Redis Cluster runs a script only when all its keys share one slot)',
+    );
+  }
+}
+
+/** How a cluster is named in logs and errors, in place of REDIS_URL. */
+function clusterUrl(nodes: readonly ClusterNode[]): string {
+  const hosts = nodes.map(
+    ({ host, port }) => (host.includes(':') ? `[${host}]` : host) + `:${port}`,
+  );
+  return `redis-cluster://${hosts.join(',')}`;
 }
