@@ -105,6 +105,8 @@ const CODES = new Set([
 ]);
 const MESSAGES = [
   /Connection is closed/,
+  // ioredis's AbortError: a command in flight when the connection dropped (Redis restarting).
+  /Command aborted due to connection close/,
   /max retries per request/i,
   /connect ETIMEDOUT/,
   /Stream isn't writeable/,

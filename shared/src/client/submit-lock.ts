@@ -5,8 +5,11 @@ import { randomBytes } from 'node:crypto';
 import type { RedisClient } from './connection.js';
 import type { StoreKeys } from '../contracts/index.js';
 
-/** Long enough for the largest flow's add (about 10 s per 100,000 units); a dead holder's lock lapses. */
-const LOCK_MS = 120_000;
+/**
+ * Long enough for the largest flows' adds (about 10 s per 100,000 units); the lock of a
+ * submitter that died (or lost Redis) mid-submit lapses after this.
+ */
+const LOCK_MS = 60_000;
 const POLL_MS = 50;
 
 /** Deletes the lock only if it still holds this submitter's token (it may have lapsed). */
