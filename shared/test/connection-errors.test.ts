@@ -14,6 +14,8 @@ describe('when an error reaches the sweep follower', () => {
     );
     expect(isConnectionError(withCode('read ECONNRESET', 'ECONNRESET'))).toBe(true);
     expect(isConnectionError(new Error('Connection is closed.'))).toBe(true);
+    // Seen when Redis is killed under a submission (the chaos soak).
+    expect(isConnectionError(new Error('Command aborted due to connection close'))).toBe(true);
     const maxRetries = new Error('Reached the max retries per request limit (which is 1).');
     maxRetries.name = 'MaxRetriesPerRequestError';
     expect(isConnectionError(maxRetries)).toBe(true);
