@@ -9,6 +9,7 @@ export {
   type TestWorkerOptions,
 } from './worker-processes.js';
 export { until, sleep } from './wait.js';
+export { canConnect } from './can-connect.js';
 export { unitRecords } from './unit-records.js';
 export { type FaultPipeline, openFaultPipeline } from './fault-pipeline.js';
 export { keepTransferAt14x8 } from './transfer-at-14-8.js';

@@ -3,7 +3,7 @@
 // windows are numbered in lexicographic order (oldest row first) through a trie; each row is
 // one sparse matrix-vector step, no sorting per row. A whole (n, D) meets in the middle: it
 // runs half the rows and pairs each window with its reversal (see countByWindowTransfer).
-import { assertLegalPrefix, attackedBy, fullMask, popcount } from './board.js';
+import { attackedBy, countWithoutSearch, fullMask, popcount } from './board.js';
 import { MAX_ADDENDS, ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';
 
@@ -284,9 +284,8 @@ export function countByWindowTransfer(
   prefix: readonly number[],
   onProgress?: ProgressCallback,
 ): bigint {
-  assertLegalPrefix(n, depth, prefix);
-  if (depth === 0) return BigInt(n) ** BigInt(n - prefix.length);
-  if (prefix.length === n) return 1n;
+  const trivial = countWithoutSearch(n, depth, prefix);
+  if (trivial !== undefined) return trivial;
   // A prefix longer than a window only matters through its last D columns.
   const focus = prefix.length > depth ? prefix.slice(prefix.length - depth) : prefix;
   const shape = transferShape(n, depth, prefix.length);
