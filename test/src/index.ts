@@ -9,6 +9,13 @@ export {
   type TestWorkerOptions,
 } from './worker-processes.js';
 export { until, sleep } from './wait.js';
+export {
+  pipelineFixture,
+  type OpenPipelineOptions,
+  type PipelineFixture,
+  type PipelineWorkerOptions,
+  type TestPipeline,
+} from './pipeline-fixture.js';
 export { canConnect } from './can-connect.js';
 export { unitRecords } from './unit-records.js';
 export { type FaultPipeline, openFaultPipeline } from './fault-pipeline.js';

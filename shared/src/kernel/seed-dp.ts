@@ -20,8 +20,15 @@ export function countBySeedDp(
   prefix: readonly number[],
   onProgress?: ProgressCallback,
 ): bigint {
-  const trivial = countWithoutSearch(n, depth, prefix);
-  if (trivial !== undefined) return trivial;
+  return countWithoutSearch(n, depth, prefix) ?? mergeFrontiers(n, depth, prefix, onProgress);
+}
+
+function mergeFrontiers(
+  n: number,
+  depth: number,
+  prefix: readonly number[],
+  onProgress: ProgressCallback | undefined,
+): bigint {
   const bits = n <= 16 ? 4 : 5; // 4 bits per remembered row, as in the source, while n ≤ 16
   const perWord = Math.floor(32 / bits);
   const words = Math.ceil(depth / perWord);
