@@ -18,7 +18,12 @@ export {
 } from './pipeline-fixture.js';
 export { canConnect } from './can-connect.js';
 export { unitRecords } from './unit-records.js';
-export { type FaultPipeline, openFaultPipeline } from './fault-pipeline.js';
+export {
+  type FaultPipeline,
+  type FaultPipelineFixture,
+  faultPipelineFixture,
+  openFaultPipeline,
+} from './fault-pipeline.js';
 export { keepTransferAt14x8 } from './transfer-at-14-8.js';
 export { recordOneUnitPlan } from './one-unit-plan.js';
 export {
