@@ -13,6 +13,7 @@ export {
   pipelineFixture,
   type OpenPipelineOptions,
   type PipelineFixture,
+  type PipelineFixtureOptions,
   type PipelineWorkerOptions,
   type TestPipeline,
 } from './pipeline-fixture.js';

@@ -28,6 +28,14 @@ export interface TestPipeline {
   defer(cleanup: () => unknown): void;
 }
 
+export interface PipelineFixtureOptions {
+  /**
+   * `each` (the default): pipelines close after the test that opened them. `all`: they serve
+   * every test of the file or describe (open them in beforeAll) and close after the last.
+   */
+  readonly closeAfter?: 'each' | 'all';
+}
+
 export interface PipelineFixture {
   /** The file's Redis URL (once beforeAll has run). */
   readonly url: string;
@@ -35,23 +43,25 @@ export interface PipelineFixture {
 }
 
 /** Registers the hooks; call once at the top of a test file (or of a describe). */
-export function pipelineFixture(): PipelineFixture {
+export function pipelineFixture(options: PipelineFixtureOptions = {}): PipelineFixture {
   let redis: TestRedis | undefined;
   const open: { pipeline: TestPipeline; cleanups: (() => unknown)[] }[] = [];
-  beforeAll(async () => {
-    redis = await startTestRedis();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-  afterEach(async () => {
+  const closeAll = async (): Promise<void> => {
     for (const { pipeline, cleanups } of open.splice(0)) {
       await stopWorkers(pipeline.workers);
       for (const cleanup of cleanups) await cleanup();
       await pipeline.client.close();
       await deletePrefix(pipeline.url, pipeline.prefix);
     }
+  };
+  beforeAll(async () => {
+    redis = await startTestRedis();
   });
+  afterAll(async () => {
+    await closeAll();
+    await redis?.stop();
+  });
+  if (options.closeAfter !== 'all') afterEach(closeAll);
   const url = (): string => {
     if (!redis) throw new Error('the test Redis is not started yet (use it inside a test)');
     return redis.url;
