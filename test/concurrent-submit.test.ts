@@ -2,16 +2,13 @@
 // sweep --wait` processes, the dashboard's form (its JSON API, as the page posts it) and `npm
 // start` processes with REDIS_URL set. Each n is queued once (the submit lock makes "is it
 // queued? if not, add it" one step), every S(n) is exact and every unit is counted once.
-import { spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardServer, type DashboardServer } from '@weak-queens/dashboard';
 import { createLogger, PipelineClient } from '@weak-queens/shared/client';
 import { compileConfig, knownSums } from '@weak-queens/shared/contracts';
 import { pipelineFixture } from './src/index.js';
-import { runWq } from './src/wq-cli.js';
+import { runNpmStart, runWq } from './src/wq-cli.js';
 
 const ALL = Array.from({ length: 13 }, (_, i) => i + 1);
 const CSRF = 'cd'.repeat(32);
@@ -121,16 +118,7 @@ function postJson(url: string, body: unknown): Promise<{ status: number; text: s
 }
 
 async function npmStart(args: readonly string[], env: Record<string, string>): Promise<string> {
-  const producerDist = dirname(createRequire(import.meta.url).resolve('@weak-queens/producer'));
-  const child = spawn(process.execPath, [join(producerDist, 'start.js'), ...args], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const code = await new Promise<number | null>((r) => child.once('exit', r));
-  expect(code, stderr).toBe(0);
-  return stdout;
+  const run = await runNpmStart(args, { env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
+  expect(run.code, run.stderr).toBe(0);
+  return run.stdout;
 }

@@ -2,10 +2,11 @@
 // and poke jobs), and workers started with fast stall detection, all closed by `close()`.
 import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterEach } from 'vitest';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { compileConfig, QUEUE_NAMES } from '@weak-queens/shared/contracts';
-import { deletePrefix, startTestRedis, type TestRedis, uniquePrefix } from './test-redis.js';
+import { pipelineFixture } from './pipeline-fixture.js';
+import { deletePrefix, uniquePrefix } from './test-redis.js';
 import { FAST_STALLS, startWorker, stopWorkers } from './worker-processes.js';
 
 export interface FaultPipeline {
@@ -57,31 +58,21 @@ export interface FaultPipelineFixture {
  * workers stopped (a frozen one woken first, so SIGTERM can reach it) and its pipelines closed.
  */
 export function faultPipelineFixture(): FaultPipelineFixture {
-  let redis: TestRedis | undefined;
+  const redis = pipelineFixture();
   const workers: ChildProcess[] = [];
   const cleanups: (() => Promise<void>)[] = [];
-  beforeAll(async () => {
-    redis = await startTestRedis();
-  });
   afterEach(async () => {
     for (const w of workers) if (w.signalCode === 'SIGSTOP') w.kill('SIGCONT');
     await stopWorkers(workers.splice(0));
     for (const cleanup of cleanups.splice(0)) await cleanup();
   });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-  const url = (): string => {
-    if (!redis) throw new Error('the test Redis is not started yet (use it inside a test)');
-    return redis.url;
-  };
   return {
     get url() {
-      return url();
+      return redis.url;
     },
     workers,
     pipeline(label) {
-      const opened = openFaultPipeline(url(), label, workers);
+      const opened = openFaultPipeline(redis.url, label, workers);
       cleanups.push(() => opened.close());
       return opened;
     },
