@@ -5,6 +5,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import { RedisServer } from '@weak-queens/producer';
 import { compileConfig, type WqConfig } from '@weak-queens/shared/contracts';
 import { createLogger } from '@weak-queens/shared/client';
@@ -25,6 +26,34 @@ export async function startRedis(): Promise<TestRedis> {
       await server.stop();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+export interface RedisFixture {
+  /** The file's Redis URL (once beforeAll has run). */
+  readonly url: string;
+  /** A config for that Redis on a key prefix no other test uses. */
+  config(label?: string): WqConfig;
+}
+
+/** Registers the hooks that start the file's Redis before its tests and stop it after. */
+export function redisFixture(): RedisFixture {
+  let redis: TestRedis | undefined;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  const url = (): string => {
+    if (!redis) throw new Error('the test Redis is not started yet (use it inside a test)');
+    return redis.url;
+  };
+  return {
+    get url() {
+      return url();
+    },
+    config: (label) => testConfig(url(), uniquePrefix(label)),
   };
 }
 
