@@ -39,22 +39,18 @@ export interface RedisFixture {
 /** Registers the hooks that start the file's Redis before its tests and stop it after. */
 export function redisFixture(): RedisFixture {
   let redis: TestRedis | undefined;
+  const fixture = {
+    url: '',
+    config: (label?: string) => testConfig(fixture.url, uniquePrefix(label)),
+  };
   beforeAll(async () => {
     redis = await startRedis();
+    fixture.url = redis.url;
   });
   afterAll(async () => {
     await redis?.stop();
   });
-  const url = (): string => {
-    if (!redis) throw new Error('the test Redis is not started yet (use it inside a test)');
-    return redis.url;
-  };
-  return {
-    get url() {
-      return url();
-    },
-    config: (label) => testConfig(url(), uniquePrefix(label)),
-  };
+  return fixture;
 }
 
 /** A key prefix no other test uses, as a cluster hash tag like production's `{wq}`. */
