@@ -29,6 +29,18 @@ async function until(what: string, check: () => Promise<boolean> | boolean, time
   }
 }
 
+/** Classic 16-queens as one unit: Q(16) = 14772512, a few seconds of DFS (its plan recorded). */
+const UNIT = {
+  sweepId: 's-signals',
+  n: 16,
+  depth: 15,
+  algorithm: 'dfs',
+  prefix: [],
+  weight: 1,
+  estimateSeconds: 3,
+  whole: true,
+};
+
 describe('when a worker receives SIGTERM during a unit', () => {
   let redis: TestRedis;
   let prefix: string;
@@ -52,17 +64,7 @@ describe('when a worker receives SIGTERM during a unit', () => {
     const planId = await recordOneUnitPlan(redis.url, prefix, 16, 15);
     const job = await queue.add(
       'unit',
-      {
-        planId,
-        sweepId: 's-sigterm',
-        n: 16,
-        depth: 15,
-        algorithm: 'dfs',
-        prefix: [],
-        weight: 1,
-        estimateSeconds: 3,
-        whole: true,
-      },
+      { ...UNIT, planId, sweepId: 's-sigterm' },
       { jobId: 'n16-d15', attempts: 1 },
     );
     const first = startWorker({
@@ -90,18 +92,6 @@ describe('when a worker receives SIGTERM during a unit', () => {
     }
   });
 });
-
-/** Classic 16-queens as one unit: Q(16) = 14772512, a few seconds of DFS (its plan recorded). */
-const UNIT = {
-  sweepId: 's-signals',
-  n: 16,
-  depth: 15,
-  algorithm: 'dfs',
-  prefix: [],
-  weight: 1,
-  estimateSeconds: 3,
-  whole: true,
-};
 
 function alive(pid: number): boolean {
   try {

@@ -11,6 +11,7 @@ import {
   doubleStepper,
   expandNode,
   fillBases,
+  focusWindows,
   followFocus,
   nodeChildren,
   type NodeRange,
@@ -268,14 +269,7 @@ function buildTable(
   team.barrier();
 
   // The focus, as buildWindowTable locates it (every thread alike).
-  if (depth - 1 < focus.length) {
-    const c = focus[depth - 1] ?? 0;
-    const m = focusHi > focusLo ? mask[focusLo]! : 0;
-    const at = base[focusLo]! + popcount(m & below(c));
-    [focusLo, focusHi] = m & (1 << c) ? [at, at + 1] : [0, 0];
-  } else {
-    [focusLo, focusHi] = [base[focusLo]!, base[focusHi]!];
-  }
+  [focusLo, focusHi] = focusWindows(focus, depth, mask, base, focusLo, focusHi);
   // Pass 2: each node's reversal's first child, in place (a thread rewrites only its share).
   const revFirst = reversed;
   for (let s = lo; s < hi; s++) revFirst[s] = base[reversed[s]!]!;

@@ -185,14 +185,7 @@ export function buildWindowTable(n: number, depth: number, focus: readonly numbe
   const base = new Uint32Array(count + 1);
   for (let s = 0; s < count; s++) base[s + 1] = base[s]! + popcount(childMask[s]!);
   const windowCount = base[count]!;
-  if (depth - 1 < focus.length) {
-    const c = focus[depth - 1] ?? 0;
-    const m = focusHi > focusLo ? childMask[focusLo]! : 0;
-    const at = base[focusLo]! + popcount(m & below(c));
-    [focusLo, focusHi] = m & (1 << c) ? [at, at + 1] : [0, 0];
-  } else {
-    [focusLo, focusHi] = [base[focusLo]!, base[focusHi]!];
-  }
+  [focusLo, focusHi] = focusWindows(focus, depth, childMask, base, focusLo, focusHi);
   const revFirst = reversed; // reused in place: reversed[s] is read once, just before
   for (let s = 0; s < count; s++) revFirst[s] = base[reversed[s]!]!;
   const rowStart = new Float64Array(rows);
@@ -303,6 +296,26 @@ export function reverseNodes(
     const r = out[at + k]!;
     out[at + k] = nodes[2 * r]! + popcount(nodes[2 * r + 1]! & ((1 << oldest[k]!) - 1));
   }
+}
+
+/**
+ * The windows [lo, hi) that extend the focus, from its nodes [lo, hi) of level D−1 and their
+ * first-child indices `base`: its one window when the focus is D columns long, else all their
+ * children.
+ */
+export function focusWindows(
+  focus: readonly number[],
+  depth: number,
+  childMask: Int32Array,
+  base: Uint32Array,
+  lo: number,
+  hi: number,
+): [number, number] {
+  if (depth - 1 >= focus.length) return [base[lo]!, base[hi]!];
+  const c = focus[depth - 1] ?? 0;
+  const m = hi > lo ? childMask[lo]! : 0;
+  const at = base[lo]! + popcount(m & ((1 << c) - 1));
+  return m & (1 << c) ? [at, at + 1] : [0, 0];
 }
 
 /** Follows the focus one level down: a single path while it lasts, then the whole subtree. */
