@@ -68,48 +68,33 @@ describe('when jobs nobody planned are added to the queues by hand', () => {
     const base = { sweepId: 'forged', estimateSeconds: 0.01 };
     const dfsUnit = planUnits(11, 5, { algorithm: 'dfs', targetSeconds: 1e-4 })[0]!;
     const dfsKey = unitKey(dfsUnit.prefix, dfsUnit.middle);
+    // The two shapes of the report.
+    const wholeWeight2 = {
+      ...base,
+      n: 11,
+      depth: 5,
+      algorithm: 'window-transfer',
+      prefix: [],
+      weight: 2,
+      whole: true,
+    };
+    const unitWeight1 = {
+      ...base,
+      n: 11,
+      depth: 8,
+      algorithm: 'dfs',
+      prefix: [0],
+      weight: 1,
+      whole: false,
+    };
     // Without a priority they run before every planned unit.
     const forgeries = {
-      // The two shapes of the report, as they were (no plan id) ...
-      'whole-weight-2': {
-        ...base,
-        n: 11,
-        depth: 5,
-        algorithm: 'window-transfer',
-        prefix: [],
-        weight: 2,
-        whole: true,
-      },
-      'unit-weight-1': {
-        ...base,
-        n: 11,
-        depth: 8,
-        algorithm: 'dfs',
-        prefix: [0],
-        weight: 1,
-        whole: false,
-      },
+      // The two shapes as they were (no plan id) ...
+      'whole-weight-2': wholeWeight2,
+      'unit-weight-1': unitWeight1,
       // ... and with the real plan ids, which they do not match.
-      'whole-weight-2-planned': {
-        ...base,
-        n: 11,
-        depth: 5,
-        algorithm: 'window-transfer',
-        prefix: [],
-        weight: 2,
-        whole: true,
-        planId: plan5,
-      },
-      'unit-weight-1-planned': {
-        ...base,
-        n: 11,
-        depth: 8,
-        algorithm: 'dfs',
-        prefix: [0],
-        weight: 1,
-        whole: false,
-        planId: plan8,
-      },
+      'whole-weight-2-planned': { ...wholeWeight2, planId: plan5 },
+      'unit-weight-1-planned': { ...unitWeight1, planId: plan8 },
       // A legal DFS unit with the weight its rows give, which the plan (a transfer) does not have.
       'unplanned-unit': {
         ...base,

@@ -18,6 +18,7 @@ import {
   type TestRedis,
   uniquePrefix,
   recordOneUnitPlan,
+  pipelineFixture,
 } from './src/index.js';
 import { wqBinary } from './src/wq-cli.js';
 
@@ -42,20 +43,16 @@ const UNIT = {
 };
 
 describe('when a worker receives SIGTERM during a unit', () => {
-  let redis: TestRedis;
+  const redis = pipelineFixture({ closeAfter: 'all' });
   let prefix: string;
   let queue: Queue;
 
-  beforeAll(async () => {
-    redis = await startTestRedis();
-    prefix = uniquePrefix('sigterm');
-    queue = new Queue(QUEUE_NAMES.count, { connection: { url: redis.url }, prefix });
-  });
-
-  afterAll(async () => {
-    await queue?.close();
-    await deletePrefix(redis.url, prefix);
-    await redis?.stop();
+  beforeAll(() => {
+    const pipeline = redis.openPipeline('sigterm');
+    prefix = pipeline.prefix;
+    const count = new Queue(QUEUE_NAMES.count, { connection: { url: redis.url }, prefix });
+    pipeline.defer(() => count.close());
+    queue = count;
   });
 
   it('hands the unit back and a second worker finishes it exactly', async () => {
