@@ -43,9 +43,14 @@ export interface WorkerInfo {
   readonly heartbeatAt?: string;
 }
 
-/** A SweepRecord read back from Redis, every field checked. */
-export function parseSweepRecord(value: unknown): SweepRecord {
-  const what = 'sweep record';
+/** The fields of a record read back from Redis, and a check that names the field it rejects. */
+function fieldsOf(
+  value: unknown,
+  what: string,
+): {
+  f: Record<string, unknown>;
+  need: (ok: boolean, name: string, allowed: string) => void;
+} {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InvalidInputError(what, value, 'an object');
   }
@@ -53,6 +58,12 @@ export function parseSweepRecord(value: unknown): SweepRecord {
   const need = (ok: boolean, name: string, allowed: string): void => {
     if (!ok) throw new InvalidInputError(`${what}.${name}`, f[name], allowed);
   };
+  return { f, need };
+}
+
+/** A SweepRecord read back from Redis, every field checked. */
+export function parseSweepRecord(value: unknown): SweepRecord {
+  const { f, need } = fieldsOf(value, 'sweep record');
   const numbers = (v: unknown): v is Record<string, number> =>
     typeof v === 'object' &&
     v !== null &&
@@ -94,14 +105,7 @@ export function parseSweepRecord(value: unknown): SweepRecord {
 
 /** A WorkerInfo (a heartbeat) read back from Redis, every field checked. */
 export function parseWorkerInfo(value: unknown): WorkerInfo {
-  const what = 'worker heartbeat';
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new InvalidInputError(what, value, 'an object');
-  }
-  const f = value as Record<string, unknown>;
-  const need = (ok: boolean, name: string, allowed: string): void => {
-    if (!ok) throw new InvalidInputError(`${what}.${name}`, f[name], allowed);
-  };
+  const { f, need } = fieldsOf(value, 'worker heartbeat');
   const count = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
   const optional = (name: string, ok: (v: unknown) => boolean, allowed: string): void =>
     need(f[name] === undefined || ok(f[name]), name, `${allowed} or absent`);
