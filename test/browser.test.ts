@@ -10,14 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KNOWN_S } from '@weak-queens/shared/contracts';
 import type { SweepView, TimelineView } from '@weak-queens/dashboard';
 import { dashboardUrl, exitOf, spawnDashboardProcess } from '@weak-queens/producer';
-import {
-  deletePrefix,
-  startTestRedis,
-  startWorker,
-  stopWorkers,
-  type TestRedis,
-  uniquePrefix,
-} from './src/index.js';
+import { pipelineFixture } from './src/index.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), 'screenshots');
@@ -27,9 +20,8 @@ const S = KNOWN_S.slice(0, 10);
 const CONCURRENCY = [2, 1];
 
 describe('when a person uses the dashboard in Chromium', () => {
-  let redis: TestRedis;
+  const redis = pipelineFixture({ closeAfter: 'all' });
   let prefix: string;
-  let workers: ChildProcess[] = [];
   let dashboard: ChildProcess | undefined;
   let browser: Browser | undefined;
   let page: Page;
@@ -40,11 +32,9 @@ describe('when a person uses the dashboard in Chromium', () => {
     if (!existsSync(CHROMIUM)) {
       throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
     }
-    redis = await startTestRedis();
-    prefix = uniquePrefix('browser');
-    workers = CONCURRENCY.map((concurrency) =>
-      startWorker({ url: redis.url, prefix, concurrency }),
-    );
+    const pipeline = redis.openPipeline('browser');
+    prefix = pipeline.prefix;
+    for (const concurrency of CONCURRENCY) pipeline.startWorker({ concurrency });
     dashboard = spawnDashboardProcess({
       args: ['--port', '0'],
       env: { ...process.env, REDIS_URL: redis.url, WQ_PREFIX: prefix, LOG_LEVEL: 'warn' },
@@ -81,9 +71,6 @@ describe('when a person uses the dashboard in Chromium', () => {
     await browser?.close();
     if (dashboard && dashboard.exitCode === null) dashboard.kill('SIGTERM');
     if (dashboard) expect(await exitOf(dashboard)).toBe(0);
-    await stopWorkers(workers);
-    if (redis) await deletePrefix(redis.url, prefix);
-    await redis?.stop();
   });
 
   it('starts sweep 1..10 from the form and shows the exact results', async () => {

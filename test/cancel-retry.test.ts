@@ -1,46 +1,22 @@
 // `wq cancel <sweep>` and `wq retry <sweep>` through the real command line, with real worker
 // processes and a real Redis: what is removed, what is re-run, and the exact values after.
-import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PipelineClient, SweepFailedError, type StatusReport } from '@weak-queens/shared/client';
-import { compileConfig, storeKeys, KNOWN_S } from '@weak-queens/shared/contracts';
-import {
-  deletePrefix,
-  startTestRedis,
-  startWorker,
-  stopWorkers,
-  type TestRedis,
-  uniquePrefix,
-  baselineCounts,
-} from './src/index.js';
+import { describe, expect, it } from 'vitest';
+import { SweepFailedError, type StatusReport } from '@weak-queens/shared/client';
+import { storeKeys, KNOWN_S } from '@weak-queens/shared/contracts';
+import { baselineCounts, pipelineFixture } from './src/index.js';
 import { runWq } from './src/wq-cli.js';
 
 /** S(1..8) from PROBLEM.md and the seed's table. */
 /** S(1..8), from the one list of reference values. */
 const S = KNOWN_S.slice(0, 8);
 
-let redis: TestRedis;
-beforeAll(async () => {
-  redis = await startTestRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const redis = pipelineFixture();
 
 describe('when a queued sweep is cancelled and then retried', () => {
-  const prefix = uniquePrefix('cancel');
-  let client: PipelineClient;
-  let workers: ChildProcess[] = [];
-
-  afterEach(async () => {
-    await stopWorkers(workers);
-    await client?.close();
-    await deletePrefix(redis.url, prefix);
-  });
-
   it('removes every job, keeps the sweep, and retry computes it exactly', async () => {
-    client = new PipelineClient(compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix }));
+    const pipeline = redis.openPipeline('cancel');
+    const { client, prefix } = pipeline;
     const ns = [1, 2, 3, 4, 5, 6, 7, 8];
     // No worker yet: every job is still waiting when the cancel comes.
     const submission = await client.submit(ns);
@@ -70,13 +46,14 @@ describe('when a queued sweep is cancelled and then retried', () => {
       stdout: `sweep ${id}: ${submission.added} jobs added again\n`,
       stderr: '',
     });
-    workers = [startWorker({ url: redis.url, prefix }), startWorker({ url: redis.url, prefix })];
+    pipeline.startWorkers(2);
     const done = await client.waitFor(id);
     expect(done.sizes.map((s) => s.S)).toEqual(S);
     expect((await client.results(ns)).map((r) => r.S)).toEqual(S);
   });
 
   it('says so and exits 2 for a sweep that does not exist', async () => {
+    const { prefix } = redis.openPipeline('cancel');
     const cancel = await runWq(['cancel', 's-nope'], { url: redis.url, prefix });
     expect(cancel.code).toBe(2);
     expect(cancel.stdout).toBe('');
@@ -92,27 +69,16 @@ describe('when a queued sweep is cancelled and then retried', () => {
 });
 
 describe('when one n of a sweep fails', () => {
-  const prefix = uniquePrefix('retry');
-  let client: PipelineClient;
-  let workers: ChildProcess[] = [];
-
-  afterEach(async () => {
-    await stopWorkers(workers);
-    await client?.close();
-    await deletePrefix(redis.url, prefix);
-  });
-
   it('shows it failed with its reason, finishes the others, and retry re-runs only it', async () => {
     // One try per job, so the failure is final at once.
-    client = new PipelineClient(
-      compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix, WQ_ATTEMPTS: '1' }),
-    );
+    const pipeline = redis.openPipeline('retry', { env: { WQ_ATTEMPTS: '1' } });
+    const { client, prefix } = pipeline;
     // An unreadable stored result for N(6, 0) (an unsplit unit, the window transfer's; from
     // D = 1 on the DFS splits n = 6): its job cannot succeed.
     const keys = storeKeys(prefix);
     const raw = new Redis(redis.url);
     await raw.hset(keys.units(6, 0), '*', 'not json');
-    workers = [startWorker({ url: redis.url, prefix }), startWorker({ url: redis.url, prefix })];
+    pipeline.startWorkers(2);
 
     const submission = await client.submit([4, 5, 6, 7]);
     const id = submission.sweep.id;

@@ -2,38 +2,28 @@
 // sweep --wait` processes, the dashboard's form (its JSON API, as the page posts it) and `npm
 // start` processes with REDIS_URL set. Each n is queued once (the submit lock makes "is it
 // queued? if not, add it" one step), every S(n) is exact and every unit is counted once.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardServer, type DashboardServer } from '@weak-queens/dashboard';
 import { createLogger, PipelineClient } from '@weak-queens/shared/client';
 import { compileConfig, knownSums } from '@weak-queens/shared/contracts';
-import {
-  startTestRedis,
-  startWorker,
-  stopWorkers,
-  type TestRedis,
-  uniquePrefix,
-} from './src/index.js';
-import { runWq } from './src/wq-cli.js';
+import { pipelineFixture } from './src/index.js';
+import { runNpmStart, runWq } from './src/wq-cli.js';
 
 const ALL = Array.from({ length: 13 }, (_, i) => i + 1);
 const CSRF = 'cd'.repeat(32);
 
 describe('when 20 submitters sweep overlapping sizes at once', () => {
-  const prefix = uniquePrefix('concurrent');
-  let redis: TestRedis;
+  const redis = pipelineFixture({ closeAfter: 'all' });
+  let prefix: string;
   let client: PipelineClient;
   let dashboard: DashboardServer;
   let base: string;
-  const workers: ChildProcess[] = [];
 
   beforeAll(async () => {
-    redis = await startTestRedis();
+    const pipeline = redis.openPipeline('concurrent', { workers: 2 });
+    ({ prefix, client } = pipeline);
     const config = compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix });
-    client = new PipelineClient(config);
     dashboard = createDashboardServer({
       config,
       logger: createLogger({ level: 'silent', pretty: false }),
@@ -41,14 +31,10 @@ describe('when 20 submitters sweep overlapping sizes at once', () => {
       pollMs: 500,
     });
     base = await dashboard.listen();
-    for (let i = 0; i < 2; i++) workers.push(startWorker({ url: redis.url, prefix }));
   });
 
   afterAll(async () => {
-    await stopWorkers(workers);
     await dashboard?.close();
-    await client?.close();
-    await redis?.stop();
   });
 
   it('queues each n once, counts every unit once, and every S(n) is exact', async () => {
@@ -132,16 +118,7 @@ function postJson(url: string, body: unknown): Promise<{ status: number; text: s
 }
 
 async function npmStart(args: readonly string[], env: Record<string, string>): Promise<string> {
-  const producerDist = dirname(createRequire(import.meta.url).resolve('@weak-queens/producer'));
-  const child = spawn(process.execPath, [join(producerDist, 'start.js'), ...args], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const code = await new Promise<number | null>((r) => child.once('exit', r));
-  expect(code, stderr).toBe(0);
-  return stdout;
+  const run = await runNpmStart(args, { env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
+  expect(run.code, run.stderr).toBe(0);
+  return run.stdout;
 }

@@ -1,48 +1,24 @@
 // At-least-once delivery: the same unit computed twice (a frozen worker that comes back after
 // its unit was re-run, or a second job for the same unit) still counts once in N(n, D) and S(n).
 import type { ChildProcess } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { JOB_NAMES, QUEUE_NAMES, type UnitResult, KNOWN_S } from '@weak-queens/shared/contracts';
 import {
   FAST_STALLS,
   keepTransferAt14x8,
   pidOfWorkerName,
   sleep,
-  startTestRedis,
   startWorker,
-  stopWorkers,
-  type TestRedis,
   until,
-  openFaultPipeline,
+  faultPipelineFixture,
   baselineCounts,
   baselineN,
 } from './src/index.js';
 
 describe('when the same unit is delivered twice', () => {
-  let redis: TestRedis;
-  let workers: ChildProcess[] = [];
-  const cleanups: (() => Promise<void>)[] = [];
-
-  beforeAll(async () => {
-    redis = await startTestRedis();
-  });
-
-  afterEach(async () => {
-    for (const w of workers) if (w.signalCode === 'SIGSTOP') w.kill('SIGCONT');
-    await stopWorkers(workers);
-    workers = [];
-    for (const cleanup of cleanups.splice(0)) await cleanup();
-  });
-
-  afterAll(async () => {
-    await redis?.stop();
-  });
-
-  function pipeline(label: string) {
-    const opened = openFaultPipeline(redis.url, label, workers);
-    cleanups.push(() => opened.close());
-    return opened;
-  }
+  const redis = faultPipelineFixture();
+  const { workers } = redis;
+  const pipeline = (label: string) => redis.pipeline(label);
 
   it('counts a unit once when its frozen worker finishes it after another did', async () => {
     const { prefix, client, count } = pipeline('frozen');

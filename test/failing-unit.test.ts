@@ -1,54 +1,27 @@
 // A unit that fails on every attempt (WQ_TEST_FAIL_JOBS, a test-only switch of the worker):
 // after the configured attempts it is failed with its reason, the sweep shows it, the other work
 // goes on, and `wq retry` re-runs only what is missing once the cause is gone.
-import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PipelineClient, SweepFailedError } from '@weak-queens/shared/client';
-import { compileConfig, QUEUE_NAMES, knownSums } from '@weak-queens/shared/contracts';
-import {
-  deletePrefix,
-  pidOfWorkerName,
-  startTestRedis,
-  startWorker,
-  stopWorkers,
-  type TestRedis,
-  uniquePrefix,
-  unitRecords,
-  until,
-} from './src/index.js';
+import { describe, expect, it } from 'vitest';
+import { SweepFailedError } from '@weak-queens/shared/client';
+import { QUEUE_NAMES, knownSums } from '@weak-queens/shared/contracts';
+import { pidOfWorkerName, pipelineFixture, stopWorkers, unitRecords, until } from './src/index.js';
 import { runWq } from './src/wq-cli.js';
 
 const FAILING = 'n12-d9-u2';
 const REASON = `injected failure: job ${FAILING} is listed in WQ_TEST_FAIL_JOBS (test only)`;
 
 describe('when a unit fails on every attempt', () => {
-  let redis: TestRedis;
-  const prefix = uniquePrefix('failing');
-  let client: PipelineClient;
-  let count: Queue;
-  let workers: ChildProcess[] = [];
-
-  beforeAll(async () => {
-    redis = await startTestRedis();
-    // Two tries per job, one second apart (the planner's exponential backoff).
-    client = new PipelineClient(
-      compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix, WQ_ATTEMPTS: '2' }),
-    );
-    count = new Queue(QUEUE_NAMES.count, { connection: { url: redis.url }, prefix });
-  });
-
-  afterAll(async () => {
-    await stopWorkers(workers);
-    await count?.close();
-    await client?.close();
-    await deletePrefix(redis.url, prefix);
-    await redis?.stop();
-  });
+  const redis = pipelineFixture();
 
   it('fails it after the attempts, finishes the rest, and wq retry completes the sweep', async () => {
+    // Two tries per job, one second apart (the planner's exponential backoff).
+    const pipeline = redis.openPipeline('failing', { env: { WQ_ATTEMPTS: '2' } });
+    const { client, prefix } = pipeline;
+    const count = new Queue(QUEUE_NAMES.count, { connection: { url: redis.url }, prefix });
+    pipeline.defer(() => count.close());
     const env = { WQ_TEST_FAIL_JOBS: FAILING };
-    workers = [0, 1].map(() => startWorker({ url: redis.url, prefix, env }));
+    let workers = pipeline.startWorkers(2, { env });
     const ns = [11, 12, 13];
     // Units of about 10 ms, so that N(12, 9) is split into at least three.
     const { sweep } = await client.submit(ns, { targetSeconds: 0.01 });
@@ -88,7 +61,7 @@ describe('when a unit fails on every attempt', () => {
     // The cause goes away (workers without the switch); retry adds back only the missing unit,
     // its N(12, 9) and S(12), and computes nothing else again.
     await stopWorkers(workers);
-    workers = [0, 1].map(() => startWorker({ url: redis.url, prefix }));
+    workers = pipeline.startWorkers(2);
     const retry = await runWq(['retry', id], { url: redis.url, prefix });
     expect(retry).toEqual({ code: 0, stdout: `sweep ${id}: 3 jobs added again\n`, stderr: '' });
     await client.waitFor(id);

@@ -1,13 +1,11 @@
 // Jobs nobody planned, written straight into the queues with a valid shape, against real
 // workers and a real Redis: none of them may become a result, and a wrong value that got into
 // the result store anyway is found and repaired by `wq verify`.
-import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PipelineClient } from '@weak-queens/shared/client';
 import {
-  compileConfig,
   QUEUE_NAMES,
   storeKeys,
   type UnitResult,
@@ -15,46 +13,23 @@ import {
   KNOWN_S,
 } from '@weak-queens/shared/contracts';
 import { planUnits } from '@weak-queens/shared/kernel';
-import {
-  deletePrefix,
-  startTestRedis,
-  startWorker,
-  stopWorkers,
-  type TestRedis,
-  uniquePrefix,
-  until,
-} from './src/index.js';
+import { pipelineFixture, type TestPipeline, until } from './src/index.js';
 import { runWq } from './src/wq-cli.js';
 
-let redis: TestRedis;
+const redis = pipelineFixture();
 let prefix: string;
-let client: PipelineClient | undefined;
-let workers: ChildProcess[] = [];
-let raw: Redis | undefined;
-
-beforeAll(async () => {
-  redis = await startTestRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
-afterEach(async () => {
-  await stopWorkers(workers);
-  workers = [];
-  await client?.close();
-  raw?.disconnect();
-  await deletePrefix(redis.url, prefix);
-});
+let pipeline: TestPipeline;
 
 function setUp(label: string): { c: PipelineClient; r: Redis } {
-  prefix = uniquePrefix(label);
-  client = new PipelineClient(compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix }));
-  raw = new Redis(redis.url);
-  return { c: client, r: raw };
+  pipeline = redis.openPipeline(label);
+  prefix = pipeline.prefix;
+  const raw = new Redis(redis.url);
+  pipeline.defer(() => raw.disconnect());
+  return { c: pipeline.client, r: raw };
 }
 
 function startWorkers(count: number): void {
-  for (let i = 0; i < count; i++) workers.push(startWorker({ url: redis.url, prefix }));
+  pipeline.startWorkers(count);
 }
 
 /** The ids of the recorded plans of (n, D). */
@@ -93,48 +68,33 @@ describe('when jobs nobody planned are added to the queues by hand', () => {
     const base = { sweepId: 'forged', estimateSeconds: 0.01 };
     const dfsUnit = planUnits(11, 5, { algorithm: 'dfs', targetSeconds: 1e-4 })[0]!;
     const dfsKey = unitKey(dfsUnit.prefix, dfsUnit.middle);
+    // The two shapes of the report.
+    const wholeWeight2 = {
+      ...base,
+      n: 11,
+      depth: 5,
+      algorithm: 'window-transfer',
+      prefix: [],
+      weight: 2,
+      whole: true,
+    };
+    const unitWeight1 = {
+      ...base,
+      n: 11,
+      depth: 8,
+      algorithm: 'dfs',
+      prefix: [0],
+      weight: 1,
+      whole: false,
+    };
     // Without a priority they run before every planned unit.
     const forgeries = {
-      // The two shapes of the report, as they were (no plan id) ...
-      'whole-weight-2': {
-        ...base,
-        n: 11,
-        depth: 5,
-        algorithm: 'window-transfer',
-        prefix: [],
-        weight: 2,
-        whole: true,
-      },
-      'unit-weight-1': {
-        ...base,
-        n: 11,
-        depth: 8,
-        algorithm: 'dfs',
-        prefix: [0],
-        weight: 1,
-        whole: false,
-      },
+      // The two shapes as they were (no plan id) ...
+      'whole-weight-2': wholeWeight2,
+      'unit-weight-1': unitWeight1,
       // ... and with the real plan ids, which they do not match.
-      'whole-weight-2-planned': {
-        ...base,
-        n: 11,
-        depth: 5,
-        algorithm: 'window-transfer',
-        prefix: [],
-        weight: 2,
-        whole: true,
-        planId: plan5,
-      },
-      'unit-weight-1-planned': {
-        ...base,
-        n: 11,
-        depth: 8,
-        algorithm: 'dfs',
-        prefix: [0],
-        weight: 1,
-        whole: false,
-        planId: plan8,
-      },
+      'whole-weight-2-planned': { ...wholeWeight2, planId: plan5 },
+      'unit-weight-1-planned': { ...unitWeight1, planId: plan8 },
       // A legal DFS unit with the weight its rows give, which the plan (a transfer) does not have.
       'unplanned-unit': {
         ...base,

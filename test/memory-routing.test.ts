@@ -2,23 +2,11 @@
 // their memory class), a unit no live worker can hold is reported, and `wq replan` or a large
 // enough worker lets the sweep finish exactly. Small WQ_WORKER_MEMORY values force the classes
 // at small n: the window-transfer units of N(12, 5) and N(12, 6) need about 114 KiB and 474 KiB.
-import type { ChildProcess } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PipelineClient, type StatusReport, type UnfitUnit } from '@weak-queens/shared/client';
-import { compileConfig, parseUnitKey, knownSums } from '@weak-queens/shared/contracts';
+import { describe, expect, it } from 'vitest';
+import { type StatusReport, type UnfitUnit } from '@weak-queens/shared/client';
+import { parseUnitKey, knownSums } from '@weak-queens/shared/contracts';
 import { estimateCost } from '@weak-queens/shared/kernel';
-import {
-  deletePrefix,
-  killHard,
-  pidOfWorkerName,
-  startTestRedis,
-  startWorker,
-  stopWorkers,
-  type TestRedis,
-  uniquePrefix,
-  unitRecords,
-  until,
-} from './src/index.js';
+import { killHard, pidOfWorkerName, pipelineFixture, unitRecords, until } from './src/index.js';
 import { runWq } from './src/wq-cli.js';
 
 /** Per slot: the small worker holds 64 KiB, the large one 1 MiB (one slot each). */
@@ -26,13 +14,7 @@ const SMALL = { WQ_WORKER_MEMORY: '64KiB' };
 const LARGE = { WQ_WORKER_MEMORY: '1MiB' };
 const SMALL_SLOT = 64 * 1024;
 
-let redis: TestRedis;
-beforeAll(async () => {
-  redis = await startTestRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const redis = pipelineFixture();
 
 /** The estimated memory of a stored unit, as the planner estimated it. */
 function unitBytes(n: number, depth: number, key: string, algorithm: string): number {
@@ -42,21 +24,11 @@ function unitBytes(n: number, depth: number, key: string, algorithm: string): nu
 }
 
 describe('when a small and a large worker share a sweep', () => {
-  const prefix = uniquePrefix('routing');
-  let client: PipelineClient;
-  let workers: ChildProcess[] = [];
-
-  afterEach(async () => {
-    await stopWorkers(workers);
-    await client?.close();
-    await deletePrefix(redis.url, prefix);
-  });
-
   it('runs the large units only on the large worker, and the sweep is exact', async () => {
-    client = new PipelineClient(compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix }));
-    const small = startWorker({ url: redis.url, prefix, env: SMALL });
-    const large = startWorker({ url: redis.url, prefix, env: LARGE });
-    workers = [small, large];
+    const pipeline = redis.openPipeline('routing');
+    const { client, prefix } = pipeline;
+    const small = pipeline.startWorker({ env: SMALL });
+    const large = pipeline.startWorker({ env: LARGE });
     await until('both workers to heartbeat', async () => {
       return (await client.registry.liveWorkers()).length === 2;
     });
@@ -93,24 +65,14 @@ describe('when a small and a large worker share a sweep', () => {
 });
 
 describe('when a unit fits no live worker', () => {
-  const prefix = uniquePrefix('unfit');
-  let client: PipelineClient;
-  let workers: ChildProcess[] = [];
-
-  afterEach(async () => {
-    await stopWorkers(workers);
-    await client?.close();
-    await deletePrefix(redis.url, prefix);
-  });
-
   it('says so, and wq replan or a large worker lets the sweep finish exactly', async () => {
-    client = new PipelineClient(compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix }));
+    const pipeline = redis.openPipeline('unfit');
+    const { client, prefix } = pipeline;
     const env = { url: redis.url, prefix };
-    const small = startWorker({ ...env, env: SMALL });
+    const small = pipeline.startWorker({ env: SMALL });
     // A large worker that dies (kill -9) just before the sweeps: its heartbeat is still live
     // when they are planned, so their large units go to a class only it consumed.
-    const gone = startWorker({ ...env, env: LARGE });
-    workers = [small, gone];
+    const gone = pipeline.startWorker({ env: LARGE });
     await until('both workers to heartbeat', async () => {
       return (await client.registry.liveWorkers()).length === 2;
     });
@@ -172,7 +134,7 @@ describe('when a unit fits no live worker', () => {
 
     // The second sweep still waits for a large worker; starting one finishes it.
     expect(await client.unfitUnits([11])).toHaveLength(1);
-    workers.push(startWorker({ ...env, env: LARGE }));
+    pipeline.startWorker({ env: LARGE });
     const wait = await followed;
     expect(wait.code).toBe(0);
     expect(wait.stderr).toContain('1 unit(s) fit no live worker');

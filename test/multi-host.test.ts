@@ -5,7 +5,6 @@
 // Needs root and `ip netns` (CI has both). Where they are missing the test is skipped with the
 // reason, except under CI, where it fails: there a skip would hide a broken runner.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
@@ -14,6 +13,7 @@ import { PipelineClient } from '@weak-queens/shared/client';
 import { workerEntry } from '@weak-queens/producer';
 import { compileConfig, QUEUE_NAMES, knownSums } from '@weak-queens/shared/contracts';
 import {
+  canConnect,
   FAST_STALLS,
   keepTransferAt14x8,
   pidOfWorkerName,
@@ -126,18 +126,3 @@ describe.skipIf(unavailable !== undefined)('when workers run on two other hosts'
     expect((await count.getJob('n14-d8'))?.stalledCounter).toBe(1);
   });
 });
-
-function canConnect(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host, port, timeout: 500 });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}

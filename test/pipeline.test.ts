@@ -1,46 +1,28 @@
 // End to end: a sweep on two real worker processes against a real Redis.
 import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PipelineClient } from '@weak-queens/shared/client';
-import { compileConfig, QUEUE_NAMES, type WqConfig, KNOWN_S } from '@weak-queens/shared/contracts';
-import {
-  deletePrefix,
-  startTestRedis,
-  startWorker,
-  stopWorkers,
-  type TestRedis,
-  uniquePrefix,
-  baselineCounts,
-  baselineN,
-} from './src/index.js';
+import { QUEUE_NAMES, KNOWN_S } from '@weak-queens/shared/contracts';
+import { baselineCounts, baselineN, pipelineFixture } from './src/index.js';
 
 // S(1..11), from the shared list of published values.
 const S = KNOWN_S.slice(0, 11);
 const SIZES = S.map((_, i) => i + 1);
 
 describe('when a sweep runs on two worker processes', () => {
-  let redis: TestRedis;
+  const redis = pipelineFixture({ closeAfter: 'all' });
   let prefix: string;
-  let config: WqConfig;
   let client: PipelineClient;
   let workers: ChildProcess[] = [];
   let sweepId: string;
 
-  beforeAll(async () => {
-    redis = await startTestRedis();
-    prefix = uniquePrefix('e2e');
+  beforeAll(() => {
     // A small target splits the heavier (n, D) into units, so splits are exercised too.
-    config = compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix, WQ_TARGET_SECONDS: '0.02' });
-    client = new PipelineClient(config);
-    workers = [startWorker({ url: redis.url, prefix }), startWorker({ url: redis.url, prefix })];
-  });
-
-  afterAll(async () => {
-    await stopWorkers(workers);
-    await client?.close();
-    await deletePrefix(redis.url, prefix);
-    await redis?.stop();
+    ({ prefix, client, workers } = redis.openPipeline('e2e', {
+      workers: 2,
+      env: { WQ_TARGET_SECONDS: '0.02' },
+    }));
   });
 
   it('fails a job with invalid data with its reason and keeps serving', async () => {

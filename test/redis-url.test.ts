@@ -11,32 +11,19 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { exitOf, RedisServer, spawnWorkerProcess } from '@weak-queens/producer';
 import { SweepRegistry } from '@weak-queens/shared/client';
-import {
-  startTestRedis,
-  startWorker,
-  stopWorkers,
-  type TestRedis,
-  uniquePrefix,
-  until,
-} from './src/index.js';
+import { startWorker, stopWorkers, uniquePrefix, until, pipelineFixture } from './src/index.js';
 import { runWq } from './src/wq-cli.js';
 
 const NOT_REDIS =
   'something answers there, but not a Redis server (is REDIS_URL the right host and port?)';
 
 describe('when REDIS_URL names a database the server does not have', () => {
-  let redis: TestRedis;
-  let prefix: string;
+  const redis = pipelineFixture();
+  const prefix = uniquePrefix('db');
   let url: string;
 
-  beforeAll(async () => {
-    redis = await startTestRedis();
-    prefix = uniquePrefix('db');
+  beforeAll(() => {
     url = `${redis.url}/99`;
-  });
-
-  afterAll(async () => {
-    await redis?.stop();
   });
 
   const refused = (command: string) =>

@@ -1,14 +1,12 @@
 // Scheduling and sizing with real workers and a real Redis: units taken largest first (BullMQ
 // priorities), the memory cap (planner and worker), and the cost model calibrated from
 // measured unit times, shown next to the estimates in `wq status --json`.
-import type { ChildProcess } from 'node:child_process';
 import { type Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PipelineClient, type StatusReport, unitPriority } from '@weak-queens/shared/client';
 import { chooseAlgorithm, estimateCost } from '@weak-queens/shared/kernel';
 import {
-  compileConfig,
   QUEUE_NAMES,
   storeKeys,
   type UnitJobData,
@@ -16,42 +14,21 @@ import {
   KNOWN_S,
 } from '@weak-queens/shared/contracts';
 import { ResultStore } from '@weak-queens/shared/client';
-import {
-  deletePrefix,
-  startTestRedis,
-  startWorker,
-  stopWorkers,
-  type TestRedis,
-  uniquePrefix,
-  baselineCounts,
-} from './src/index.js';
+import { baselineCounts, pipelineFixture, type TestPipeline } from './src/index.js';
 import { runWq } from './src/wq-cli.js';
 
-let redis: TestRedis;
+const redis = pipelineFixture();
 let prefix: string;
-let client: PipelineClient | undefined;
+let pipeline: TestPipeline;
 let queue: Queue | undefined;
-let workers: ChildProcess[] = [];
-
-beforeAll(async () => {
-  redis = await startTestRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
-afterEach(async () => {
-  await stopWorkers(workers);
-  workers = [];
-  await queue?.close();
-  await client?.close();
-  await deletePrefix(redis.url, prefix);
-});
 
 function setUp(label: string, env: Record<string, string> = {}): PipelineClient {
-  prefix = uniquePrefix(label);
-  client = new PipelineClient(compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix, ...env }));
-  queue = new Queue(QUEUE_NAMES.count, { connection: { url: redis.url }, prefix });
-  return client;
+  pipeline = redis.openPipeline(label, { env });
+  prefix = pipeline.prefix;
+  const count = new Queue(QUEUE_NAMES.count, { connection: { url: redis.url }, prefix });
+  pipeline.defer(() => count.close());
+  queue = count;
+  return pipeline.client;
 }
 
 /** N(n, ·) by the C++ baseline, not the kernel the workers ran. */
@@ -67,7 +44,7 @@ describe('when a sweep is queued', () => {
     for (const job of waiting)
       expect(job.opts.priority).toBe(unitPriority(job.data.estimateSeconds));
 
-    workers = [startWorker({ url: redis.url, prefix })];
+    pipeline.startWorkers(1);
     await c.waitFor(sweep.id);
     expect((await c.results([9, 10])).map((r) => r.S)).toEqual(['409828485', '10570235486']);
 
@@ -90,7 +67,7 @@ describe('when units would need more memory than WQ_MAX_UNIT_BYTES', () => {
     // N(9, 3) by the transfer needs about 1.5 KB: a 1 KiB cap moves it to the DFS.
     const cap = 1024;
     const c = setUp('cap', { WQ_MAX_UNIT_BYTES: String(cap) });
-    workers = [startWorker({ url: redis.url, prefix }), startWorker({ url: redis.url, prefix })];
+    pipeline.startWorkers(2);
     const { sweep } = await c.submit([9]);
     await c.waitFor(sweep.id);
     const record = await c.store.record(9);
@@ -113,7 +90,7 @@ describe('when units would need more memory than WQ_MAX_UNIT_BYTES', () => {
   it('a worker with a smaller cap than the plan counts the unit with the DFS instead', async () => {
     const c = setUp('worker-cap');
     // N(8, 2) by the transfer needs about 220 bytes: this worker takes units of 100 at most.
-    workers = [startWorker({ url: redis.url, prefix, env: { WQ_MAX_UNIT_BYTES: '100' } })];
+    pipeline.startWorkers(1, { env: { WQ_MAX_UNIT_BYTES: '100' } });
     const { sweep } = await c.submit([8]);
     await c.waitFor(sweep.id);
     const record = await c.store.record(8);
@@ -180,7 +157,7 @@ describe('when units are measured', () => {
       const ratio = job.data.algorithm === 'dfs' ? 3 : 1;
       expect(job.data.estimateSeconds).toBeCloseTo(ratio * job.data.modelSeconds!, 12);
     }
-    workers = [startWorker({ url: redis.url, prefix })];
+    pipeline.startWorkers(1);
     await c.waitFor(sweep.id);
 
     const status = await runWq(['status', '--json'], { url: redis.url, prefix });

@@ -18,6 +18,7 @@ import {
   type TestRedis,
   uniquePrefix,
   recordOneUnitPlan,
+  pipelineFixture,
 } from './src/index.js';
 import { wqBinary } from './src/wq-cli.js';
 
@@ -29,21 +30,29 @@ async function until(what: string, check: () => Promise<boolean> | boolean, time
   }
 }
 
+/** Classic 16-queens as one unit: Q(16) = 14772512, a few seconds of DFS (its plan recorded). */
+const UNIT = {
+  sweepId: 's-signals',
+  n: 16,
+  depth: 15,
+  algorithm: 'dfs',
+  prefix: [],
+  weight: 1,
+  estimateSeconds: 3,
+  whole: true,
+};
+
 describe('when a worker receives SIGTERM during a unit', () => {
-  let redis: TestRedis;
+  const redis = pipelineFixture({ closeAfter: 'all' });
   let prefix: string;
   let queue: Queue;
 
-  beforeAll(async () => {
-    redis = await startTestRedis();
-    prefix = uniquePrefix('sigterm');
-    queue = new Queue(QUEUE_NAMES.count, { connection: { url: redis.url }, prefix });
-  });
-
-  afterAll(async () => {
-    await queue?.close();
-    await deletePrefix(redis.url, prefix);
-    await redis?.stop();
+  beforeAll(() => {
+    const pipeline = redis.openPipeline('sigterm');
+    prefix = pipeline.prefix;
+    const count = new Queue(QUEUE_NAMES.count, { connection: { url: redis.url }, prefix });
+    pipeline.defer(() => count.close());
+    queue = count;
   });
 
   it('hands the unit back and a second worker finishes it exactly', async () => {
@@ -52,17 +61,7 @@ describe('when a worker receives SIGTERM during a unit', () => {
     const planId = await recordOneUnitPlan(redis.url, prefix, 16, 15);
     const job = await queue.add(
       'unit',
-      {
-        planId,
-        sweepId: 's-sigterm',
-        n: 16,
-        depth: 15,
-        algorithm: 'dfs',
-        prefix: [],
-        weight: 1,
-        estimateSeconds: 3,
-        whole: true,
-      },
+      { ...UNIT, planId, sweepId: 's-sigterm' },
       { jobId: 'n16-d15', attempts: 1 },
     );
     const first = startWorker({
@@ -90,18 +89,6 @@ describe('when a worker receives SIGTERM during a unit', () => {
     }
   });
 });
-
-/** Classic 16-queens as one unit: Q(16) = 14772512, a few seconds of DFS (its plan recorded). */
-const UNIT = {
-  sweepId: 's-signals',
-  n: 16,
-  depth: 15,
-  algorithm: 'dfs',
-  prefix: [],
-  weight: 1,
-  estimateSeconds: 3,
-  whole: true,
-};
 
 function alive(pid: number): boolean {
   try {

@@ -2,49 +2,26 @@
 // the sums are exact, and nothing already in the result store is computed a second time.
 import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compileConfig, QUEUE_NAMES, knownSums } from '@weak-queens/shared/contracts';
 import {
   deletePrefix,
   keepTransferAt14x8,
   killHard,
   pidOfWorkerName,
-  startTestRedis,
   startWorker,
-  stopWorkers,
-  type TestRedis,
   uniquePrefix,
   unitRecords,
   until,
-  openFaultPipeline,
+  faultPipelineFixture,
   recordOneUnitPlan,
   baselineN,
 } from './src/index.js';
 
 describe('when worker processes are killed with SIGKILL', () => {
-  let redis: TestRedis;
-  let workers: ChildProcess[] = [];
-  const cleanups: (() => Promise<void>)[] = [];
-
-  beforeAll(async () => {
-    redis = await startTestRedis();
-  });
-
-  afterEach(async () => {
-    await stopWorkers(workers);
-    workers = [];
-    for (const cleanup of cleanups.splice(0)) await cleanup();
-  });
-
-  afterAll(async () => {
-    await redis?.stop();
-  });
-
-  function pipeline(label: string) {
-    const opened = openFaultPipeline(redis.url, label, workers);
-    cleanups.push(() => opened.close());
-    return opened;
-  }
+  const redis = faultPipelineFixture();
+  const { workers } = redis;
+  const pipeline = (label: string) => redis.pipeline(label);
 
   it('has another worker finish a unit whose worker died in the middle of it', async () => {
     const { prefix, client, count, spawn } = pipeline('kill-one');
@@ -131,7 +108,7 @@ describe('when worker processes are killed with SIGKILL', () => {
     const bound = config.lockMs + config.stalledIntervalMs;
     const prefix = uniquePrefix('bound');
     const queue = new Queue(QUEUE_NAMES.count, { connection: { url: redis.url }, prefix });
-    cleanups.push(async () => {
+    redis.defer(async () => {
       await queue.close();
       await deletePrefix(redis.url, prefix);
     });

@@ -1,33 +1,26 @@
 // `npm start` with a small sweep: private Redis, worker processes, results, clean exit.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KNOWN_S } from '@weak-queens/shared/contracts';
 import { until } from './src/index.js';
+import { npmStartScript, runNpmStart } from './src/wq-cli.js';
 
 // S(1..10), from the shared list of published values.
 const S = KNOWN_S.slice(0, 10);
 
 describe('when npm start runs a small sweep', () => {
   it('exits 0 with the exact results and leaves its data under ./.data', async () => {
-    const producerDist = dirname(createRequire(import.meta.url).resolve('@weak-queens/producer'));
     const cwd = mkdtempSync(join(tmpdir(), 'wq-start-'));
     const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
     delete env.REDIS_URL; // the embedded mode starts its own redis-server
     try {
-      const child = spawn(
-        process.execPath,
-        [join(producerDist, 'start.js'), '--small', '--json', '--workers', '2'],
-        { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      const code = await new Promise<number | null>((r) => child.once('exit', r));
+      const { code, stdout, stderr } = await runNpmStart(['--small', '--json', '--workers', '2'], {
+        cwd,
+        env,
+      });
       expect(code, stderr).toBe(0);
       const lines = stdout
         .trim()
@@ -43,19 +36,7 @@ describe('when npm start runs a small sweep', () => {
 });
 
 describe('when npm start is asked for help or given a bad flag', () => {
-  const start = (
-    args: string[],
-  ): Promise<{ code: number | null; stdout: string; stderr: string }> => {
-    const producerDist = dirname(createRequire(import.meta.url).resolve('@weak-queens/producer'));
-    const child = spawn(process.execPath, [join(producerDist, 'start.js'), ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    return new Promise((r) => child.once('exit', (code) => r({ code, stdout, stderr })));
-  };
+  const start = (args: string[]) => runNpmStart(args, { env: process.env });
 
   it('prints the help generated from its definition and exits 0', async () => {
     const run = await start(['--help']);
@@ -83,21 +64,14 @@ describe('when npm start is asked for help or given a bad flag', () => {
 
 describe('when npm start runs with --exit', () => {
   it('exits 0 once the sweep is done, with the exact results', async () => {
-    const producerDist = dirname(createRequire(import.meta.url).resolve('@weak-queens/producer'));
     const cwd = mkdtempSync(join(tmpdir(), 'wq-start-exit-'));
     const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
     delete env.REDIS_URL;
     try {
-      const child = spawn(
-        process.execPath,
-        [join(producerDist, 'start.js'), '--n', '4-5', '--exit', '--workers', '1'],
-        { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] },
+      const { code, stdout, stderr } = await runNpmStart(
+        ['--n', '4-5', '--exit', '--workers', '1'],
+        { cwd, env },
       );
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      const code = await new Promise<number | null>((r) => child.once('exit', r));
       expect(code, stderr).toBe(0);
       // N(5, D) by brute force over the 5^5 boards, independent of the kernel.
       expect(stdout).toBe(
@@ -133,12 +107,11 @@ describe('when npm start runs on a terminal', () => {
   it.skipIf(!existsSync('/usr/bin/script') && !process.env.CI)(
     'leaves the dashboard up after the sweep, says so, and exits 0 when stopped',
     async () => {
-      const producerDist = dirname(createRequire(import.meta.url).resolve('@weak-queens/producer'));
       const cwd = mkdtempSync(join(tmpdir(), 'wq-start-tty-'));
       const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', DASHBOARD_PORT: '0' };
       delete env.REDIS_URL;
       try {
-        const command = `echo "pid $$"; exec '${process.execPath}' '${join(producerDist, 'start.js')}' --n 4 --workers 1 --json`;
+        const command = `echo "pid $$"; exec '${process.execPath}' '${npmStartScript()}' --n 4 --workers 1 --json`;
         const child = spawn('script', ['-qfec', command, '/dev/null'], {
           cwd,
           env,
@@ -167,7 +140,6 @@ describe('when npm start runs on a terminal', () => {
 
 describe('when npm start gets SIGHUP mid-sweep', () => {
   it('stops everything like on SIGTERM and exits with 130', async () => {
-    const producerDist = dirname(createRequire(import.meta.url).resolve('@weak-queens/producer'));
     const cwd = mkdtempSync(join(tmpdir(), 'wq-start-hup-'));
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -176,15 +148,11 @@ describe('when npm start gets SIGHUP mid-sweep', () => {
     };
     delete env.REDIS_URL;
     try {
-      const child = spawn(
-        process.execPath,
-        [join(producerDist, 'start.js'), '--n', '15', '--workers', '1'],
-        {
-          cwd,
-          env,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
+      const child = spawn(process.execPath, [npmStartScript(), '--n', '15', '--workers', '1'], {
+        cwd,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
       const exited = new Promise<number | null>((r) => child.once('exit', r));

@@ -1,55 +1,24 @@
 // `wq sweep --verify` and the known references, with real workers and a real Redis: a second
 // count by another algorithm on another worker, S(n) published only when both agree, and a
 // disagreement (a corrupted stored count) failing the n with both values.
-import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PipelineClient, planCheck, type SweepProgress } from '@weak-queens/shared/client';
-import {
-  compileConfig,
-  storeKeys,
-  type UnitResult,
-  wholeDepth,
-  KNOWN_S,
-} from '@weak-queens/shared/contracts';
+import { storeKeys, type UnitResult, wholeDepth, KNOWN_S } from '@weak-queens/shared/contracts';
 import { DEFAULT_MAX_BYTES } from '@weak-queens/shared/kernel';
-import {
-  deletePrefix,
-  startTestRedis,
-  startWorker,
-  stopWorkers,
-  type TestRedis,
-  uniquePrefix,
-  baselineN,
-} from './src/index.js';
+import { baselineN, pipelineFixture } from './src/index.js';
 import { runWq } from './src/wq-cli.js';
 
 /** S(1..8), from the one list of reference values. */
 const S = KNOWN_S.slice(0, 8);
 
-let redis: TestRedis;
+const redis = pipelineFixture();
 let prefix: string;
-let client: PipelineClient | undefined;
-let workers: ChildProcess[] = [];
-
-beforeAll(async () => {
-  redis = await startTestRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
-afterEach(async () => {
-  await stopWorkers(workers);
-  workers = [];
-  await client?.close();
-  await deletePrefix(redis.url, prefix);
-});
 
 function setUp(label: string): PipelineClient {
-  prefix = uniquePrefix(label);
-  client = new PipelineClient(compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix }));
-  workers = [startWorker({ url: redis.url, prefix }), startWorker({ url: redis.url, prefix })];
-  return client;
+  const pipeline = redis.openPipeline(label, { workers: 2 });
+  prefix = pipeline.prefix;
+  return pipeline.client;
 }
 
 /** Stores a wrong count for a whole (unsplit) unit, as a corrupted result store would hold. */

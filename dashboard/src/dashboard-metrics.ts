@@ -13,6 +13,8 @@ import {
 import { QUEUE_NAMES, type WqConfig } from '@weak-queens/shared/contracts';
 import { mergeExpositions } from './exposition.js';
 
+type Worker = Awaited<ReturnType<SweepRegistry['liveWorkers']>>[number];
+
 export interface DashboardMetricsOptions {
   readonly config: WqConfig;
   readonly logger: Logger;
@@ -63,7 +65,7 @@ export class DashboardMetrics {
     });
     const registry = options.registry;
     // The three worker gauges are collected concurrently: one heartbeat read serves a scrape.
-    let workers: Awaited<ReturnType<SweepRegistry['liveWorkers']>> = [];
+    let workers: Worker[] = [];
     let read: { at: number; done: Promise<void> } | undefined;
     const refreshWorkers = (): Promise<void> => {
       if (!read || Date.now() - read.at > 500) {
@@ -85,35 +87,35 @@ export class DashboardMetrics {
         this.set(workers.length);
       },
     });
-    new Gauge({
-      name: 'wq_worker_jobs_done',
-      help: 'Count units each live worker finished since it started',
-      labelNames: ['worker'],
-      registers: [register],
-      async collect() {
-        await refreshWorkers();
-        this.reset();
-        for (const w of workers) {
-          if (w.jobsDone !== undefined) this.set({ worker: w.id }, w.jobsDone);
-        }
-      },
-    });
-    new Gauge({
-      name: 'wq_worker_busy_ratio',
-      help: 'Share of its slots time each live worker spent on units since it started',
-      labelNames: ['worker'],
-      registers: [register],
-      async collect() {
-        await refreshWorkers();
-        this.reset();
-        for (const w of workers) {
-          const span = (Date.parse(w.heartbeatAt ?? '') - Date.parse(w.startedAt)) * w.concurrency;
-          if (w.busyMs !== undefined && span > 0) {
-            this.set({ worker: w.id }, Math.min(1, w.busyMs / span));
+    // A gauge with one value per live worker that reports it (undefined: the worker does not).
+    const perWorker = (name: string, help: string, value: (w: Worker) => number | undefined) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['worker'],
+        registers: [register],
+        async collect() {
+          await refreshWorkers();
+          this.reset();
+          for (const w of workers) {
+            const v = value(w);
+            if (v !== undefined) this.set({ worker: w.id }, v);
           }
-        }
+        },
+      });
+    perWorker(
+      'wq_worker_jobs_done',
+      'Count units each live worker finished since it started',
+      (w) => w.jobsDone,
+    );
+    perWorker(
+      'wq_worker_busy_ratio',
+      'Share of its slots time each live worker spent on units since it started',
+      (w) => {
+        const span = (Date.parse(w.heartbeatAt ?? '') - Date.parse(w.startedAt)) * w.concurrency;
+        return w.busyMs !== undefined && span > 0 ? Math.min(1, w.busyMs / span) : undefined;
       },
-    });
+    );
     for (const name of [QUEUE_NAMES.count, QUEUE_NAMES.aggregate]) this.watch(name);
   }
 

@@ -2,10 +2,8 @@
 // the server from its factory, its URL on stdout, and a graceful close on SIGINT/SIGTERM/SIGHUP
 // (or when the process that started it dies), within WQ_SHUTDOWN_GRACE_MS.
 import {
+  closeOnStopSignals,
   DASHBOARD_COMMAND_LINE,
-  EXIT_FAILED,
-  EXIT_INTERRUPTED,
-  EXIT_OK,
   parseCommandLine,
   reportFailure,
   UsageError,
@@ -46,22 +44,7 @@ async function main(): Promise<void> {
     { url, token: server.options.token !== undefined, redis: server.options.config.redisUrl },
     'dashboard listening',
   );
-  let signals = 0;
-  const stop = (signal: string): void => {
-    if (++signals > 1) process.exit(EXIT_INTERRUPTED);
-    logger.info({ signal }, 'dashboard closing');
-    // A service stopped by its stop signal has done what it was asked: exit 0.
-    server.close().then(
-      () => process.exit(EXIT_OK),
-      (err: unknown) => {
-        logger.error({ err }, 'close failed');
-        process.exit(EXIT_FAILED);
-      },
-    );
-  };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
-  // Started with an IPC channel (`wq dashboard`, `npm start`): close when that parent dies.
-  if (process.send !== undefined) process.once('disconnect', () => stop('parent exited'));
+  closeOnStopSignals({ logger, message: 'dashboard closing', close: () => server.close() });
 }
 
 /** A port in use or not ours to bind is the setup's to change (exit 2), said in one line. */

@@ -2,7 +2,12 @@
 // the queue counts. The server builds one of these per poll and pushes it to every open page.
 // Counts are decimal strings; times are ISO strings or seconds.
 
-import type { DepthProgress, ProgressStatus } from '@weak-queens/shared/client';
+import type {
+  DepthProgress,
+  ProgressStatus,
+  SweepProgress,
+  UnfitUnit,
+} from '@weak-queens/shared/client';
 
 /** The status words of the whole pipeline (the client's): `wq status` says the same. */
 export type DepthStatus = ProgressStatus;
@@ -22,19 +27,18 @@ export interface SizeView {
   readonly depths: readonly DepthView[];
 }
 
-export interface SweepView {
+/** A sweep's totals as the client's progress reader counts them. */
+type SweepTotals = Pick<
+  SweepProgress,
+  'status' | 'done' | 'total' | 'unitsDone' | 'units' | 'elapsedSeconds'
+>;
+
+export interface SweepView extends SweepTotals {
   readonly id: string;
   readonly createdAt: string;
   readonly cancelledAt: string | null;
   readonly targetSeconds: number;
   readonly ns: readonly number[];
-  readonly status: SweepStatus;
-  readonly done: number;
-  readonly total: number;
-  readonly unitsDone: number;
-  readonly units: number;
-  /** Wall-clock seconds from submission to the last n done (or to now). */
-  readonly elapsedSeconds: number;
   /** Remaining single-core seconds spread over the live worker slots (null when not running). */
   readonly etaSeconds: number | null;
   readonly sizes: readonly SizeView[];
@@ -43,15 +47,7 @@ export interface SweepView {
 }
 
 /** A unit in a memory-class queue whose class is above every live worker's slot. */
-export interface UnfitUnitView {
-  readonly jobId: string;
-  readonly n: number;
-  readonly depth: number;
-  /** Its estimated peak memory (bytes). */
-  readonly bytes: number;
-  /** The largest per-slot memory of a live worker (0: none live). */
-  readonly largestSlotBytes: number;
-}
+export type UnfitUnitView = Omit<UnfitUnit, 'queue'>;
 
 export interface WorkerView {
   readonly id: string;

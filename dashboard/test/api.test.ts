@@ -14,22 +14,13 @@ import {
   silent,
   STACK,
   startDashboard,
-  startRedis,
-  testConfig,
-  type TestRedis,
-  uniquePrefix,
+  redisFixture,
 } from './helpers.js';
 
 /** S(1..6), from the one list of reference values. */
 const S = KNOWN_S.slice(0, 6);
 
-let redis: TestRedis;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const redis = redisFixture();
 
 async function sweepDone(base: string, id: string): Promise<SweepView> {
   return eventually(async () => {
@@ -46,7 +37,7 @@ describe('when a sweep runs on a worker', () => {
   let sweepId: string;
 
   beforeAll(async () => {
-    config = testConfig(redis.url, uniquePrefix());
+    config = redis.config();
     ({ server: dashboard, base } = await startDashboard(config));
     await dashboard.metrics.ready();
     worker = await startWorkerService({ config, logger: silent, concurrency: 1, heartbeatMs: 300 });
@@ -231,7 +222,7 @@ describe('when a unit fails and the sweep is retried from the dashboard', () => 
   let queue: Queue;
 
   beforeAll(async () => {
-    config = testConfig(redis.url, uniquePrefix());
+    config = redis.config();
     ({ server: dashboard, base } = await startDashboard(config));
     queue = new Queue('count', {
       connection: redisOptions(config, 'producer'),
@@ -292,7 +283,7 @@ describe('when the input is bad', () => {
   let sweepId: string;
 
   beforeAll(async () => {
-    const config = testConfig(redis.url, uniquePrefix());
+    const config = redis.config();
     ({ server: dashboard, base } = await startDashboard(config));
     sweepId = (await post(base, '/api/sweeps', { ns: '3' })).json<{ sweep: { id: string } }>().sweep
       .id;

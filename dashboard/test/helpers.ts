@@ -5,6 +5,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import { RedisServer } from '@weak-queens/producer';
 import { compileConfig, type WqConfig } from '@weak-queens/shared/contracts';
 import { createLogger } from '@weak-queens/shared/client';
@@ -26,6 +27,30 @@ export async function startRedis(): Promise<TestRedis> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+export interface RedisFixture {
+  /** The file's Redis URL (once beforeAll has run). */
+  readonly url: string;
+  /** A config for that Redis on a key prefix no other test uses. */
+  config(label?: string): WqConfig;
+}
+
+/** Registers the hooks that start the file's Redis before its tests and stop it after. */
+export function redisFixture(): RedisFixture {
+  let redis: TestRedis | undefined;
+  const fixture = {
+    url: '',
+    config: (label?: string) => testConfig(fixture.url, uniquePrefix(label)),
+  };
+  beforeAll(async () => {
+    redis = await startRedis();
+    fixture.url = redis.url;
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  return fixture;
 }
 
 /** A key prefix no other test uses, as a cluster hash tag like production's `{wq}`. */

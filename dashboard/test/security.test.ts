@@ -6,31 +6,14 @@ import {
   isLoopback,
   MIN_TOKEN_LENGTH,
 } from '../src/index.js';
-import {
-  csrfHeaders,
-  http,
-  post,
-  silent,
-  STACK,
-  startDashboard,
-  startRedis,
-  testConfig,
-  type TestRedis,
-  uniquePrefix,
-} from './helpers.js';
+import { csrfHeaders, http, post, silent, STACK, startDashboard, redisFixture } from './helpers.js';
 
 const TOKEN = 'test-token-0123456789abcdef';
 
-let redis: TestRedis;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const redis = redisFixture();
 
 describe('when the dashboard chooses where to listen', () => {
-  const config = () => testConfig(redis.url, uniquePrefix());
+  const config = () => redis.config();
 
   it('binds 127.0.0.1 on port 3000 by default', () => {
     const options = compileDashboardOptions({ config: config(), logger: silent });
@@ -95,7 +78,7 @@ describe('when a token is configured', () => {
   const bearer = { Authorization: `Bearer ${TOKEN}` };
 
   beforeAll(async () => {
-    ({ server: dashboard, base } = await startDashboard(testConfig(redis.url, uniquePrefix()), {
+    ({ server: dashboard, base } = await startDashboard(redis.config(), {
       token: TOKEN,
     }));
   });

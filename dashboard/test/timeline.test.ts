@@ -10,23 +10,9 @@ import {
 } from '@weak-queens/shared/client';
 import { type UnitResult, type WqConfig } from '@weak-queens/shared/contracts';
 import type { DashboardServer, TimelineView } from '../src/index.js';
-import {
-  http,
-  startDashboard,
-  startRedis,
-  STACK,
-  testConfig,
-  type TestRedis,
-  uniquePrefix,
-} from './helpers.js';
+import { http, startDashboard, STACK, redisFixture } from './helpers.js';
 
-let redis: TestRedis;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const redis = redisFixture();
 
 const CREATED = Date.parse('2025-03-01T12:00:00.000Z');
 /** The first unit starts a second after the sweep was created. */
@@ -51,7 +37,7 @@ describe('when a sweep has stored unit results', () => {
   let base: string;
 
   beforeAll(async () => {
-    config = testConfig(redis.url, uniquePrefix('timeline'));
+    config = redis.config('timeline');
     conn = createRedis(config, 'producer');
     const registry = new SweepRegistry(conn, config.prefix);
     const store = new ResultStore(conn, config.prefix);

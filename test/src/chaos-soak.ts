@@ -6,12 +6,12 @@
 // the time lost to faults. Used by test/chaos.test.ts (a minute) and `npm run bench -- --chaos`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { workerEntry, exitOf } from '@weak-queens/producer';
-import { isConnectionError, PipelineClient } from '@weak-queens/shared/client';
+import { freePort, isConnectionError, PipelineClient } from '@weak-queens/shared/client';
 import { compileConfig, knownSums } from '@weak-queens/shared/contracts';
+import { canConnect } from './can-connect.js';
 import { NetnsLab, netnsUnavailable, type Host } from './netns-hosts.js';
 import { uniquePrefix } from './test-redis.js';
 import { sleep, until } from './wait.js';
@@ -354,30 +354,4 @@ function workerSlots(url: string, lab: NetnsLab | undefined, count: number): Wor
 
 function spawnLocal(env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, [workerEntry()], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
-function canConnect(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host, port, timeout: 500 });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }

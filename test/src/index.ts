@@ -9,8 +9,22 @@ export {
   type TestWorkerOptions,
 } from './worker-processes.js';
 export { until, sleep } from './wait.js';
+export {
+  pipelineFixture,
+  type OpenPipelineOptions,
+  type PipelineFixture,
+  type PipelineFixtureOptions,
+  type PipelineWorkerOptions,
+  type TestPipeline,
+} from './pipeline-fixture.js';
+export { canConnect } from './can-connect.js';
 export { unitRecords } from './unit-records.js';
-export { type FaultPipeline, openFaultPipeline } from './fault-pipeline.js';
+export {
+  type FaultPipeline,
+  type FaultPipelineFixture,
+  faultPipelineFixture,
+  openFaultPipeline,
+} from './fault-pipeline.js';
 export { keepTransferAt14x8 } from './transfer-at-14-8.js';
 export { recordOneUnitPlan } from './one-unit-plan.js';
 export {

@@ -1,5 +1,5 @@
 // Runs the built `wq` binary as a user would, against one test's Redis and key prefix.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -34,4 +34,28 @@ export function runWq(
       },
     );
   });
+}
+
+/** producer/dist/start.js: what `npm start` runs. */
+export function npmStartScript(): string {
+  const producerDist = dirname(createRequire(import.meta.url).resolve('@weak-queens/producer'));
+  return join(producerDist, 'start.js');
+}
+
+/** Runs `npm start` with `args` to its end; code is null when a signal ended it. */
+export async function runNpmStart(
+  args: readonly string[],
+  options: { readonly cwd?: string; readonly env: NodeJS.ProcessEnv },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [npmStartScript(), ...args], {
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  return { code, stdout, stderr };
 }

@@ -2,9 +2,7 @@
 // the service from its factory, and a graceful close on SIGINT, SIGTERM and SIGHUP, or when the
 // process that started it goes away (its IPC channel closes), so a worker is never orphaned.
 import {
-  EXIT_FAILED,
-  EXIT_INTERRUPTED,
-  EXIT_OK,
+  closeOnStopSignals,
   parseCommandLine,
   reportFailure,
   WORKER_COMMAND_LINE,
@@ -28,30 +26,15 @@ async function main(): Promise<void> {
   // A signal while Redis is still awaited ends the wait; one after start closes the service.
   const waiting = new AbortController();
   let service: WorkerService | undefined = undefined;
-  let stops = 0;
-  const stop = (reason: string): void => {
-    if (++stops > 1) {
-      logger.warn({ reason }, 'second signal: exiting now');
-      process.exit(EXIT_INTERRUPTED);
-    }
-    logger.info({ reason }, 'stopping');
-    if (!service) {
+  closeOnStopSignals({
+    logger,
+    message: 'stopping',
+    close: () => {
+      if (service) return service.close();
       waiting.abort();
-      process.exit(EXIT_OK);
-    }
-    // A service stopped by its stop signal has done what it was asked: exit 0.
-    service.close().then(
-      () => process.exit(EXIT_OK),
-      (err: unknown) => {
-        logger.error({ err }, 'close failed');
-        process.exit(EXIT_FAILED);
-      },
-    );
-  };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
-  // Started with an IPC channel (by `wq worker` or `npm start`): when that parent dies, even by
-  // kill -9, the channel closes and this worker hands its units back instead of living on.
-  if (process.send !== undefined) process.once('disconnect', () => stop('parent exited'));
+      return undefined;
+    },
+  });
   service = await startWorkerService({ config, logger }, waiting.signal);
 }
 

@@ -1,11 +1,11 @@
 // The dashboard process, started from the producer side (`wq dashboard`, `npm start`). The
 // dashboard package uses the producer's pipeline client, so the producer never imports it: it
 // resolves the dashboard's entry file and runs it with node, like the worker's.
-import { type ChildProcess, spawn, type StdioOptions } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { WeakQueensError } from '@weak-queens/shared/contracts';
-import { withIpc } from './worker-process.js';
+import { type NodeProcessOptions, spawnNodeEntry } from './worker-process.js';
 
 /** The dashboard is not installed or not built. */
 export class DashboardMissingError extends WeakQueensError {
@@ -28,20 +28,10 @@ export function dashboardEntry(): string {
   return entry;
 }
 
-export interface DashboardProcessOptions {
-  readonly args?: readonly string[];
-  readonly env?: NodeJS.ProcessEnv;
-  readonly stdio?: StdioOptions;
-  readonly detached?: boolean;
-}
+export type DashboardProcessOptions = NodeProcessOptions;
 
 export function spawnDashboardProcess(options: DashboardProcessOptions = {}): ChildProcess {
-  return spawn(process.execPath, [dashboardEntry(), ...(options.args ?? [])], {
-    env: options.env ?? process.env,
-    // With an IPC channel, which the dashboard watches: it closes when its parent dies.
-    stdio: withIpc(options.stdio ?? 'inherit'),
-    detached: options.detached ?? false,
-  });
+  return spawnNodeEntry(dashboardEntry(), options);
 }
 
 /**

@@ -2,7 +2,7 @@
 // tests. AOF on by default, so results survive a restart of the embedded mode.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '@weak-queens/shared/client';
 import { WeakQueensError } from '@weak-queens/shared/contracts';
 
 export interface RedisServerOptions {
@@ -124,16 +124,4 @@ export class RedisServer {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
     await this.exited;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

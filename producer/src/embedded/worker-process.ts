@@ -8,7 +8,7 @@ export function workerEntry(): string {
   return fileURLToPath(import.meta.resolve('@weak-queens/worker/main'));
 }
 
-export interface WorkerProcessOptions {
+export interface NodeProcessOptions {
   readonly args?: readonly string[];
   readonly env?: NodeJS.ProcessEnv;
   readonly stdio?: StdioOptions;
@@ -16,8 +16,18 @@ export interface WorkerProcessOptions {
   readonly detached?: boolean;
 }
 
+export type WorkerProcessOptions = NodeProcessOptions;
+
 export function spawnWorkerProcess(options: WorkerProcessOptions = {}): ChildProcess {
-  return spawn(process.execPath, [workerEntry(), ...(options.args ?? [])], {
+  return spawnNodeEntry(workerEntry(), options);
+}
+
+/**
+ * Runs a package's entry file with this node, with an IPC channel, which the worker and the
+ * dashboard both watch: each closes when its parent dies.
+ */
+export function spawnNodeEntry(entry: string, options: NodeProcessOptions): ChildProcess {
+  return spawn(process.execPath, [entry, ...(options.args ?? [])], {
     env: options.env ?? process.env,
     stdio: withIpc(options.stdio ?? 'inherit'),
     detached: options.detached ?? false,

@@ -76,6 +76,7 @@ export {
   type RedisProblem,
   type WaitForRedisOptions,
 } from './redis-probe.js';
+export { freePort } from './free-port.js';
 export { createLogger, type Logger, type LoggerOptions } from './logger.js';
 export {
   exportResults,

@@ -26,14 +26,7 @@ export function estimateTree(
   const levels = new Float64Array(maxRows + 1);
   const queens = new Int32Array(n);
   prefix.forEach((c, r) => (queens[r] = c));
-  let seed = hashSeed(n, depth, prefix);
-  const random = (): number => {
-    // xorshift32: fast, deterministic, good enough to pick branches.
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return (seed >>> 0) / 4294967296;
-  };
+  const random = seededRandom(n, depth, prefix);
   for (let p = 0; p < probes; p++) {
     let weight = 1;
     levels[prefix.length] = (levels[prefix.length] ?? 0) + 1;
@@ -63,10 +56,18 @@ export function estimateTree(
   return { levels, nodes };
 }
 
-function hashSeed(n: number, depth: number, prefix: Iterable<number>): number {
+/** Numbers in [0, 1) seeded by the unit, so an estimate of the same unit is always the same. */
+function seededRandom(n: number, depth: number, prefix: Iterable<number>): () => number {
   let h = 0x9e3779b9 ^ (n * 73856093) ^ (depth * 19349663);
   for (const c of prefix) h = Math.imul(h ^ (c + 1), 0x85ebca6b) ^ (h >>> 13);
-  return h === 0 ? 1 : h;
+  let seed = h === 0 ? 1 : h;
+  return () => {
+    // xorshift32: fast, deterministic, good enough to pick branches.
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 4294967296;
+  };
 }
 
 /**
@@ -92,13 +93,7 @@ export function estimateUnitTree(
     if (column >= 0) addAttacks(fixedAttacks, n, depth, row, column);
   }
   const attacked = new Int32Array(n);
-  let seed = hashSeed(n, depth, rows);
-  const random = (): number => {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return (seed >>> 0) / 4294967296;
-  };
+  const random = seededRandom(n, depth, rows);
   for (let p = 0; p < probes; p++) {
     attacked.set(fixedAttacks);
     let weight = 1;

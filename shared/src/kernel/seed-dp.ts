@@ -1,7 +1,7 @@
 // The source document's algorithm, kept as the reference: a frontier of (state, multiplicity)
 // where the state is the last min(r, D) columns packed a few bits each; every row, emit all
 // legal successors, sort them by encoded state, and merge equal states by adding counts.
-import { assertLegalPrefix, fullMask } from './board.js';
+import { countWithoutSearch, fullMask } from './board.js';
 import { ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';
 
@@ -20,8 +20,15 @@ export function countBySeedDp(
   prefix: readonly number[],
   onProgress?: ProgressCallback,
 ): bigint {
-  assertLegalPrefix(n, depth, prefix);
-  if (depth === 0) return BigInt(n) ** BigInt(n - prefix.length);
+  return countWithoutSearch(n, depth, prefix) ?? mergeFrontiers(n, depth, prefix, onProgress);
+}
+
+function mergeFrontiers(
+  n: number,
+  depth: number,
+  prefix: readonly number[],
+  onProgress: ProgressCallback | undefined,
+): bigint {
   const bits = n <= 16 ? 4 : 5; // 4 bits per remembered row, as in the source, while n ≤ 16
   const perWord = Math.floor(32 / bits);
   const words = Math.ceil(depth / perWord);

@@ -3,7 +3,7 @@
 // counts, with the same arithmetic: each pass only splits the trie nodes into contiguous shares.
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { InvalidInputError } from './errors.js';
-import { assertLegalPrefix } from './board.js';
+import { countWithoutSearch } from './board.js';
 import { ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';
 import { transferShape } from './window-transfer.js';
@@ -65,10 +65,9 @@ export async function countByWindowTransferParallel(
   if (!Number.isInteger(threads) || threads < 1 || threads > MAX_TEAM_THREADS) {
     throw new InvalidInputError('threads', threads, `an integer from 1 to ${MAX_TEAM_THREADS}`);
   }
-  assertLegalPrefix(n, depth, prefix);
+  const trivial = countWithoutSearch(n, depth, prefix);
   signal?.throwIfAborted();
-  if (depth === 0) return BigInt(n) ** BigInt(n - prefix.length);
-  if (prefix.length === n) return 1n;
+  if (trivial !== undefined) return trivial;
   const shape = transferShape(n, depth, prefix.length);
   // A prefix longer than a window only matters through its last D columns.
   const focus = prefix.length > depth ? prefix.slice(prefix.length - depth) : [...prefix];

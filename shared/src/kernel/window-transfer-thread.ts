@@ -9,8 +9,11 @@ import {
   CHUNK,
   conflictsAtDepth,
   doubleStepper,
+  expandNode,
   fillBases,
+  focusWindows,
   followFocus,
+  nodeChildren,
   type NodeRange,
   residueStepper,
   reverseNodes,
@@ -142,6 +145,7 @@ function buildTable(
   let childMask: Int32Array | undefined;
   const chunkSuffix = new Uint32Array(CHUNK + 32);
   const chunkOldest = new Uint8Array(CHUNK + 32);
+  const kids = nodeChildren();
 
   for (let level = 0; level + 1 < depth; level++) {
     const total = level === 0 ? fillBases(nodes, count) : fillBasesTogether(team, nodes, count);
@@ -166,32 +170,23 @@ function buildTable(
     let chunkStart = t0;
     for (let i = lo, t = t0; i < hi; i++) {
       // The same expansion as buildWindowTable's, for this thread's nodes only.
-      let free = nodes[2 * i + 1]!;
-      const s = suffixRank[i]!;
-      while (free !== 0) {
-        const bit = free & -free;
-        free ^= bit;
-        const c = 31 - Math.clz32(bit);
-        const cs = cols[i]! | bit;
-        const ls = ((left[i]! | bit) << 1) & full;
-        const rs = (right[i]! | bit) >>> 1;
-        const childFree = ~(cs | ls | rs) & full;
-        const suffix =
-          level === 0 ? 0 : prevNodes[2 * s]! + popcount(prevNodes[2 * s + 1]! & below(c));
-        const oldest = level === 0 ? c : oldestCol[i]!;
+      // prettier-ignore
+      const k = expandNode(
+        level, i, full, nodes, cols, left, right, suffixRank, oldestCol, prevNodes, kids,
+      );
+      for (let j = 0; j < k; j++, t++) {
         if (next.last) {
-          next.mask[t] = childFree;
-          chunkSuffix[t - chunkStart] = suffix;
-          chunkOldest[t - chunkStart] = oldest;
+          next.mask[t] = kids.free[j]!;
+          chunkSuffix[t - chunkStart] = kids.suffix[j]!;
+          chunkOldest[t - chunkStart] = kids.oldest[j]!;
         } else {
-          next.nodes[2 * t + 1] = childFree;
-          next.cols[t] = cs;
-          next.left[t] = ls;
-          next.right[t] = rs;
-          next.suffix[t] = suffix;
-          next.oldest[t] = oldest;
+          next.nodes[2 * t + 1] = kids.free[j]!;
+          next.cols[t] = kids.cols[j]!;
+          next.left[t] = kids.left[j]!;
+          next.right[t] = kids.right[j]!;
+          next.suffix[t] = kids.suffix[j]!;
+          next.oldest[t] = kids.oldest[j]!;
         }
-        t++;
       }
       if (next.last && (t - chunkStart >= CHUNK || i + 1 === hi)) {
         const length = t - chunkStart;
@@ -274,14 +269,7 @@ function buildTable(
   team.barrier();
 
   // The focus, as buildWindowTable locates it (every thread alike).
-  if (depth - 1 < focus.length) {
-    const c = focus[depth - 1] ?? 0;
-    const m = focusHi > focusLo ? mask[focusLo]! : 0;
-    const at = base[focusLo]! + popcount(m & below(c));
-    [focusLo, focusHi] = m & (1 << c) ? [at, at + 1] : [0, 0];
-  } else {
-    [focusLo, focusHi] = [base[focusLo]!, base[focusHi]!];
-  }
+  [focusLo, focusHi] = focusWindows(focus, depth, mask, base, focusLo, focusHi);
   // Pass 2: each node's reversal's first child, in place (a thread rewrites only its share).
   const revFirst = reversed;
   for (let s = lo; s < hi; s++) revFirst[s] = base[reversed[s]!]!;

@@ -3,7 +3,7 @@
 // windows are numbered in lexicographic order (oldest row first) through a trie; each row is
 // one sparse matrix-vector step, no sorting per row. A whole (n, D) meets in the middle: it
 // runs half the rows and pairs each window with its reversal (see countByWindowTransfer).
-import { assertLegalPrefix, attackedBy, fullMask, popcount } from './board.js';
+import { attackedBy, countWithoutSearch, fullMask, popcount } from './board.js';
 import { MAX_ADDENDS, ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';
 
@@ -102,6 +102,7 @@ export function buildWindowTable(n: number, depth: number, focus: readonly numbe
   // The last level keeps its nodes' suffixes and oldest columns only for one chunk at a time.
   const chunkSuffix = new Uint32Array(CHUNK + 32);
   const chunkOldest = new Uint8Array(CHUNK + 32);
+  const kids = nodeChildren();
 
   for (let level = 0; level + 1 < depth; level++) {
     const total = fillBases(nodes, count);
@@ -121,20 +122,14 @@ export function buildWindowTable(n: number, depth: number, focus: readonly numbe
     }
     let chunkStart = 0; // last level: first node whose reversal is still to compute
     for (let i = 0, t = 0; i < count; i++) {
-      let free = nodes[2 * i + 1]!;
-      const s = suffixRank[i]!;
-      while (free !== 0) {
-        const bit = free & -free;
-        free ^= bit;
-        const c = 31 - Math.clz32(bit);
-        const cs = cols[i]! | bit;
-        const ls = ((left[i]! | bit) << 1) & full;
-        const rs = (right[i]! | bit) >>> 1;
-        const childFree = ~(cs | ls | rs) & full;
-        // The suffix drops the oldest column: it is child c of this node's suffix one level up.
-        const suffix =
-          level === 0 ? 0 : prevNodes[2 * s]! + popcount(prevNodes[2 * s + 1]! & below(c));
-        const oldest = level === 0 ? c : oldestCol[i]!;
+      // prettier-ignore
+      const k = expandNode(
+        level, i, full, nodes, cols, left, right, suffixRank, oldestCol, prevNodes, kids,
+      );
+      for (let j = 0; j < k; j++) {
+        const childFree = kids.free[j]!;
+        const suffix = kids.suffix[j]!;
+        const oldest = kids.oldest[j]!;
         if (last) {
           childMask[t] = childFree;
           chunkSuffix[t - chunkStart] = suffix;
@@ -153,9 +148,9 @@ export function buildWindowTable(n: number, depth: number, focus: readonly numbe
           }
         } else {
           next[2 * t + 1] = childFree;
-          nextCols[t] = cs;
-          nextLeft[t] = ls;
-          nextRight[t] = rs;
+          nextCols[t] = kids.cols[j]!;
+          nextLeft[t] = kids.left[j]!;
+          nextRight[t] = kids.right[j]!;
           nextSuffix[t] = suffix;
           nextOldest[t] = oldest;
         }
@@ -190,14 +185,7 @@ export function buildWindowTable(n: number, depth: number, focus: readonly numbe
   const base = new Uint32Array(count + 1);
   for (let s = 0; s < count; s++) base[s + 1] = base[s]! + popcount(childMask[s]!);
   const windowCount = base[count]!;
-  if (depth - 1 < focus.length) {
-    const c = focus[depth - 1] ?? 0;
-    const m = focusHi > focusLo ? childMask[focusLo]! : 0;
-    const at = base[focusLo]! + popcount(m & below(c));
-    [focusLo, focusHi] = m & (1 << c) ? [at, at + 1] : [0, 0];
-  } else {
-    [focusLo, focusHi] = [base[focusLo]!, base[focusHi]!];
-  }
+  [focusLo, focusHi] = focusWindows(focus, depth, childMask, base, focusLo, focusHi);
   const revFirst = reversed; // reused in place: reversed[s] is read once, just before
   for (let s = 0; s < count; s++) revFirst[s] = base[reversed[s]!]!;
   const rowStart = new Float64Array(rows);
@@ -214,6 +202,68 @@ export function buildWindowTable(n: number, depth: number, focus: readonly numbe
     rangeStart: focusLo,
     rangeEnd: focusHi,
   };
+}
+
+/** The children of one node, as expandNode lists them: at most one per column. */
+export interface NodeChildren {
+  readonly free: Int32Array;
+  readonly cols: Int32Array;
+  readonly left: Int32Array;
+  readonly right: Int32Array;
+  readonly suffix: Uint32Array;
+  readonly oldest: Uint8Array;
+}
+
+export function nodeChildren(): NodeChildren {
+  return {
+    free: new Int32Array(32),
+    cols: new Int32Array(32),
+    left: new Int32Array(32),
+    right: new Int32Array(32),
+    suffix: new Uint32Array(32),
+    oldest: new Uint8Array(32),
+  };
+}
+
+/**
+ * Lists the children of node i of trie level `level` in `out`, in column order, and returns how
+ * many: each child's free columns, its column and diagonal masks, its suffix (the oldest column
+ * dropped: child c of this node's suffix one level up, in `prevNodes`) and its oldest column.
+ * Both builders, single-threaded and team, expand every node through this one function.
+ */
+export function expandNode(
+  level: number,
+  i: number,
+  full: number,
+  nodes: Int32Array,
+  cols: Int32Array,
+  left: Int32Array,
+  right: Int32Array,
+  suffixRank: Uint32Array,
+  oldestCol: Uint8Array,
+  prevNodes: Int32Array,
+  out: NodeChildren,
+): number {
+  let free = nodes[2 * i + 1]!;
+  const s = suffixRank[i]!;
+  let k = 0;
+  while (free !== 0) {
+    const bit = free & -free;
+    free ^= bit;
+    const c = 31 - Math.clz32(bit);
+    const cs = cols[i]! | bit;
+    const ls = ((left[i]! | bit) << 1) & full;
+    const rs = (right[i]! | bit) >>> 1;
+    out.free[k] = ~(cs | ls | rs) & full;
+    out.cols[k] = cs;
+    out.left[k] = ls;
+    out.right[k] = rs;
+    out.suffix[k] =
+      level === 0 ? 0 : prevNodes[2 * s]! + popcount(prevNodes[2 * s + 1]! & ((1 << c) - 1));
+    out.oldest[k] = level === 0 ? c : oldestCol[i]!;
+    k++;
+  }
+  return k;
 }
 
 /** Fills each node's first-child index from the child masks (and the sentinel); the total. */
@@ -246,6 +296,26 @@ export function reverseNodes(
     const r = out[at + k]!;
     out[at + k] = nodes[2 * r]! + popcount(nodes[2 * r + 1]! & ((1 << oldest[k]!) - 1));
   }
+}
+
+/**
+ * The windows [lo, hi) that extend the focus, from its nodes [lo, hi) of level D−1 and their
+ * first-child indices `base`: its one window when the focus is D columns long, else all their
+ * children.
+ */
+export function focusWindows(
+  focus: readonly number[],
+  depth: number,
+  childMask: Int32Array,
+  base: Uint32Array,
+  lo: number,
+  hi: number,
+): [number, number] {
+  if (depth - 1 >= focus.length) return [base[lo]!, base[hi]!];
+  const c = focus[depth - 1] ?? 0;
+  const m = hi > lo ? childMask[lo]! : 0;
+  const at = base[lo]! + popcount(m & ((1 << c) - 1));
+  return m & (1 << c) ? [at, at + 1] : [0, 0];
 }
 
 /** Follows the focus one level down: a single path while it lasts, then the whole subtree. */
@@ -284,9 +354,8 @@ export function countByWindowTransfer(
   prefix: readonly number[],
   onProgress?: ProgressCallback,
 ): bigint {
-  assertLegalPrefix(n, depth, prefix);
-  if (depth === 0) return BigInt(n) ** BigInt(n - prefix.length);
-  if (prefix.length === n) return 1n;
+  const trivial = countWithoutSearch(n, depth, prefix);
+  if (trivial !== undefined) return trivial;
   // A prefix longer than a window only matters through its last D columns.
   const focus = prefix.length > depth ? prefix.slice(prefix.length - depth) : prefix;
   const shape = transferShape(n, depth, prefix.length);
