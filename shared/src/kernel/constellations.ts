@@ -96,10 +96,22 @@ function readBorder(n: number, queens: readonly Queen[]): [number, number, numbe
   const at = (pick: (q: Queen) => boolean, value: (q: Queen) => number): number =>
     value(queens.find(pick) as Queen);
   return [
-    at(([r]) => r === 0, ([, c]) => c),
-    at(([r]) => r === m, ([, c]) => c),
-    at(([, c]) => c === 0, ([r]) => r),
-    at(([, c]) => c === m, ([r]) => r),
+    at(
+      ([r]) => r === 0,
+      ([, c]) => c,
+    ),
+    at(
+      ([r]) => r === m,
+      ([, c]) => c,
+    ),
+    at(
+      ([, c]) => c === 0,
+      ([r]) => r,
+    ),
+    at(
+      ([, c]) => c === m,
+      ([r]) => r,
+    ),
   ];
 }
 
@@ -113,10 +125,15 @@ function imageOf(n: number, queens: readonly Queen[], g: number): Queen[] {
   return queens.map(([r, c]) => map(r, c, n - 1));
 }
 
+const CACHE = new Map<number, readonly Constellation[]>();
+
 /** Every canonical constellation of an n×n board (n ≥ 4), in order of (top, bottom, left, right). */
-export function constellations(n: number): Constellation[] {
+export function constellations(n: number): readonly Constellation[] {
   assertBoard(n, n - 1);
   if (n < 4) return [];
+  // Units, job parsers and the sum all ask for the same list: it is made once per n.
+  const known = CACHE.get(n);
+  if (known) return known;
   const out: Constellation[] = [];
   for (let t = 0; t < n; t++) {
     for (let b = 0; b < n; b++) {
@@ -137,6 +154,7 @@ export function constellations(n: number): Constellation[] {
       }
     }
   }
+  CACHE.set(n, out);
   return out;
 }
 
