@@ -277,7 +277,7 @@ export function parseClassicResult(data: unknown): ClassicResult {
     units: count('units'),
     checked: count('checked'),
     seconds,
-    workers: workers as string[],
+    workers: workers,
     sweepId: text(fields, 'sweepId', what, SWEEP_ID, 'a sweep id'),
     completedAt: text(fields, 'completedAt', what, /^.{1,40}$/, 'an ISO time'),
   };
