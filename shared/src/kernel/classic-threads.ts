@@ -2,7 +2,12 @@
 // threads started on first use and kept, so a sweep of short units pays no start-up per unit.
 import { Worker } from 'node:worker_threads';
 import type { ClassicThreadReply, ClassicThreadRequest } from './classic-thread.js';
-import type { ClassicMethod, ClassicTotals, ClassicUnit } from './constellations.js';
+import {
+  type ClassicMethod,
+  type ClassicTotals,
+  type ClassicUnit,
+  classicUnits,
+} from './constellations.js';
 import { InvalidInputError } from './errors.js';
 import { KernelError } from './kernel-error.js';
 
@@ -48,6 +53,16 @@ export class ClassicThreads {
     } finally {
       this.release(thread);
     }
+  }
+
+  /** Q(n) and the classes over every unit, the units spread over the threads. */
+  async totals(n: number, method: ClassicMethod = 'rows'): Promise<ClassicTotals> {
+    const parts = await Promise.all(classicUnits(n).map((unit) => this.count(unit, method)));
+    return {
+      boards: parts.reduce((t, p) => t + p.boards, 0n),
+      classes: parts.reduce((t, p) => t + p.classes, 0n),
+      constellations: parts.reduce((t, p) => t + p.constellations, 0),
+    };
   }
 
   private acquire(): Promise<Worker> {
