@@ -76,7 +76,7 @@ describe('when a classic sweep runs on two workers and one is killed with SIGKIL
       expect(result?.units).toBe(classicUnits(n).length);
       expect(result?.checked).toBe(Math.min(6, classicUnits(n).length));
     }
-    expect(results.get(16)).toMatchObject({ Q: '14772512', unique: '1846955', units: 62 });
+    expect(results.get(16)).toMatchObject({ Q: '14772512', unique: '1846955' });
 
     // Every unit is stored once with its class; the killed one by a live worker.
     const units = await client.classic.units(16);
@@ -88,14 +88,15 @@ describe('when a classic sweep runs on two workers and one is killed with SIGKIL
     const checks = await client.classic.units(16, 'check');
     expect(checks.size).toBe(6);
     for (const [key, check] of checks) {
-      expect(check.method).toBe('columns');
+      expect(check.method).toBe('images');
       expect(check.boards).toBe(units.get(key)?.boards);
       expect(check.classes).toBe(units.get(key)?.classes);
     }
 
     // Weak and classic jobs and results do not collide.
     expect(classicSumJobId(16)).toBe('c16');
-    expect(classicUnitJobId(16, 't0.b2')).toBe('c16-t0.b2');
+    expect(classicUnitJobId(16, '3.7')).toBe('c16-3.7');
+    expect(classicUnitJobId(16, '3.7', 'check')).toBe('c16-v-3.7');
     await until('S(8)', async () => (await client.store.sums([8])).has(8));
     expect((await client.store.sums([8])).get(8)).toBe(knownSums([8]).get(8));
     expect((await client.store.sums([12, 16])).size).toBe(0);

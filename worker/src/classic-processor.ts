@@ -43,7 +43,6 @@ export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
         method: data.method,
         boards: totals.boards.toString(),
         classes: totals.classes.toString(),
-        constellations: totals.constellations,
         seconds: (performance.now() - started) / 1000,
         worker: workerId,
         sweepId: data.sweepId,

@@ -1,6 +1,6 @@
 // The flow of one classic n: a `classic-sum` job (`c16`) in `aggregate` over a `classic-unit`
-// job per unit not yet stored (`c16-t3.b11`), and in a verified sweep a second count of a
-// sample of units by the other method (`c16-v-t3.b11`). Same queues, retention and retry
+// job per unit not yet stored (`c16-3.7`), and in a verified sweep a second count of a
+// sample of units by the other method (`c16-v-3.7`). Same queues, retention and retry
 // policy as the weak flows; only the names, ids and data differ.
 import type { FlowJob, FlowJobNode, JobsOptions } from 'bullmq';
 import {
@@ -12,7 +12,7 @@ import {
 } from '../contracts/classic-jobs.js';
 import { JOB_RETENTION, QUEUE_NAMES } from '../contracts/queues.js';
 import { InvalidInputError } from '../kernel/errors.js';
-import { classicUnitKey, classicUnits } from '../kernel/constellations.js';
+import { classicUnitKey, classicUnits } from '../kernel/classic-units.js';
 import type { ClassicResultStore } from './classic-result-store.js';
 
 export interface ClassicPlanOptions {
@@ -71,8 +71,8 @@ export async function planClassic(
       sweepId: options.sweepId,
       n,
       unit: key,
-      // The second count searches the transposed constellations: other trees, same totals.
-      method: role === 'check' ? 'columns' : 'rows',
+      // The second count walks every board of the unit and classifies it from its images.
+      method: role === 'check' ? 'images' : 'pruned',
       ...(role ? { role } : {}),
     };
     return {

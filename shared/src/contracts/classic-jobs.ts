@@ -1,14 +1,14 @@
 // The classic problem's jobs, results and store keys (see problems.ts). A flow per n: a
 // `classic-sum` job `c16` in `aggregate` over one `classic-unit` job per unit in `count`
-// (`c16-t3.b11`), plus, in a verified sweep, second counts of a sample of units by the other
-// method (`c16-v-t3.b11`). Counts are decimal strings.
+// (`c16-3.7`), plus, in a verified sweep, second counts of a sample of units by the other
+// method (`c16-v-3.7`). Counts are decimal strings.
 import { InvalidInputError } from '../kernel/errors.js';
 import { assertBoard } from '../kernel/board.js';
 import {
   type ClassicMethod,
   CLASSIC_METHODS,
   parseClassicUnitKey,
-} from '../kernel/constellations.js';
+} from '../kernel/classic-units.js';
 import { SWEEP_ID } from './job-payloads.js';
 import { PROBLEM_REGISTRY } from './problems.js';
 
@@ -20,7 +20,7 @@ export function classicSumJobId(n: number): string {
   return `${REGISTRATION.idPrefix}${n}`;
 }
 
-/** One unit of Q(n) in `count`: `c16-t3.b11`; its second count `c16-v-t3.b11`. */
+/** One unit of Q(n) in `count`: `c16-3.7`; its second count `c16-v-3.7`. */
 export function classicUnitJobId(n: number, key: string, role?: 'check'): string {
   return `${classicSumJobId(n)}-${role === 'check' ? 'v-' : ''}${key === '*' ? 'all' : key}`;
 }
@@ -71,11 +71,10 @@ export interface ClassicUnitResult {
   readonly n: number;
   readonly unit: string;
   readonly method: ClassicMethod;
-  /** Its boards, Σ |orbit(c)| · completions(c) over its canonical constellations. */
+  /** Its boards: Σ over its canonical boards of their orbit's size. */
   readonly boards: string;
   /** Its classes of boards under the 8 symmetries. */
   readonly classes: string;
-  readonly constellations: number;
   readonly seconds: number;
   readonly worker: string;
   readonly sweepId: string;
@@ -144,7 +143,7 @@ function unitOf(
     throw new InvalidInputError(
       `${what}.${name}`,
       value,
-      `a unit of Q(${n}) such as "t0.b2" (outer rows of a canonical constellation)`,
+      `a unit of Q(${n}) such as "0.2" or "3.7" (the columns of rows 0 and 1)`,
     );
   }
   return value;
@@ -191,7 +190,7 @@ export function parseClassicUnitJobData(data: unknown): ClassicUnitJobData {
 function keyList(fields: Fields, name: string, what: string, n: number): string[] {
   const value = fields[name];
   if (!Array.isArray(value) || new Set(value).size !== value.length) {
-    throw new InvalidInputError(`${what}.${name}`, value, 'distinct unit keys such as "t0.b2"');
+    throw new InvalidInputError(`${what}.${name}`, value, 'distinct unit keys such as "3.7"');
   }
   return value.map((key) => unitOf(fields, name, what, n, key));
 }
@@ -225,11 +224,7 @@ export function parseClassicUnitResult(data: unknown): ClassicUnitResult {
     throw new InvalidInputError(`${what}.kind`, fields.kind, '"classic-unit"');
   }
   const n = boardSize(fields, what);
-  const constellations = fields.constellations;
   const seconds = fields.seconds;
-  if (!Number.isSafeInteger(constellations) || (constellations as number) < 0) {
-    throw new InvalidInputError(`${what}.constellations`, constellations, 'a whole number ≥ 0');
-  }
   if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
     throw new InvalidInputError(`${what}.seconds`, seconds, 'a number of seconds ≥ 0');
   }
@@ -240,7 +235,6 @@ export function parseClassicUnitResult(data: unknown): ClassicUnitResult {
     method: methodOf(fields, what),
     boards: text(fields, 'boards', what, DECIMAL, 'a decimal string'),
     classes: text(fields, 'classes', what, DECIMAL, 'a decimal string'),
-    constellations: constellations as number,
     seconds,
     worker: text(fields, 'worker', what, /^.{1,200}$/, 'a worker id'),
     sweepId: text(fields, 'sweepId', what, SWEEP_ID, 'a sweep id'),

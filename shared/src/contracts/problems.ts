@@ -14,7 +14,7 @@ export const DEFAULT_PROBLEM: Problem = 'weak';
 export interface ProblemRegistration {
   readonly problem: Problem;
   readonly summary: string;
-  /** First letter(s) of its job ids: `n14-d9` (weak), `c16-t3.b11` (classic). */
+  /** First letter(s) of its job ids: `n14-d9` (weak), `c16-3.7` (classic). */
   readonly idPrefix: string;
   /** Its job names in `count` and `aggregate`. */
   readonly jobNames: { readonly unit: string; readonly sum: string };

@@ -1,7 +1,7 @@
 // A thread of ClassicThreads: counts one classic unit at a time off the main thread (where
 // BullMQ renews job locks). Messages: in { unit, method }, out done / error.
 import { parentPort } from 'node:worker_threads';
-import { type ClassicMethod, type ClassicUnit, countClassicUnit } from './constellations.js';
+import { type ClassicMethod, type ClassicUnit, countClassicUnit } from './classic-units.js';
 
 export type ClassicThreadRequest = {
   readonly unit: ClassicUnit;
@@ -12,7 +12,6 @@ export type ClassicThreadReply =
       readonly type: 'done';
       readonly boards: string;
       readonly classes: string;
-      readonly constellations: number;
     }
   | { readonly type: 'error'; readonly message: string };
 
@@ -25,7 +24,6 @@ if (port) {
         type: 'done',
         boards: totals.boards.toString(),
         classes: totals.classes.toString(),
-        constellations: totals.constellations,
       } satisfies ClassicThreadReply);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

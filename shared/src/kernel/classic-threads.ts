@@ -1,4 +1,4 @@
-// Threads that count classic units (see constellations.ts): one unit per thread at a time,
+// Threads that count classic units (see classic-units.ts): one unit per thread at a time,
 // threads started on first use and kept, so a sweep of short units pays no start-up per unit.
 import { Worker } from 'node:worker_threads';
 import type { ClassicThreadReply, ClassicThreadRequest } from './classic-thread.js';
@@ -7,7 +7,7 @@ import {
   type ClassicTotals,
   type ClassicUnit,
   classicUnits,
-} from './constellations.js';
+} from './classic-units.js';
 import { InvalidInputError } from './errors.js';
 import { KernelError } from './kernel-error.js';
 
@@ -28,7 +28,7 @@ export class ClassicThreads {
   }
 
   /** Counts one unit on a free thread (waits for one when all are busy). */
-  async count(unit: ClassicUnit, method: ClassicMethod = 'rows'): Promise<ClassicTotals> {
+  async count(unit: ClassicUnit, method: ClassicMethod = 'pruned'): Promise<ClassicTotals> {
     const thread = await this.acquire();
     try {
       return await new Promise<ClassicTotals>((resolve, reject) => {
@@ -44,7 +44,6 @@ export class ClassicThreads {
             resolve({
               boards: BigInt(reply.boards),
               classes: BigInt(reply.classes),
-              constellations: reply.constellations,
             });
           }
         });
@@ -56,12 +55,11 @@ export class ClassicThreads {
   }
 
   /** Q(n) and the classes over every unit, the units spread over the threads. */
-  async totals(n: number, method: ClassicMethod = 'rows'): Promise<ClassicTotals> {
+  async totals(n: number, method: ClassicMethod = 'pruned'): Promise<ClassicTotals> {
     const parts = await Promise.all(classicUnits(n).map((unit) => this.count(unit, method)));
     return {
       boards: parts.reduce((t, p) => t + p.boards, 0n),
       classes: parts.reduce((t, p) => t + p.classes, 0n),
-      constellations: parts.reduce((t, p) => t + p.constellations, 0),
     };
   }
 

@@ -1,10 +1,10 @@
 // The classic family: ordinary n-queens is D = n−1. Counts, classes under the board's eight
 // symmetries, and the boards themselves as a lazy stream.
 import { assertBoard, blockedInRow, fullMask } from './board.js';
-import { classicTotals } from './constellations.js';
+import { classicTotals } from './classic-units.js';
 
 /**
- * Q(n) = N(n, n−1), OEIS A000170, from the classic units (constellations.ts), the same units
+ * Q(n) = N(n, n−1), OEIS A000170, from the classic units (classic-units.ts), the same units
  * the pipeline counts; `countPlacements(n, n − 1)` (the weak kernel) stays an independent check.
  */
 export function classicCount(n: number): bigint {

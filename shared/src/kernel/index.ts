@@ -37,16 +37,14 @@ export {
   type ClassicMethod,
   type ClassicTotals,
   type ClassicUnit,
-  type Constellation,
   CLASSIC_METHODS,
   WHOLE_BOARD,
   classicTotals,
   classicUnitKey,
   classicUnits,
-  constellations,
   countClassicUnit,
   parseClassicUnitKey,
-} from './constellations.js';
+} from './classic-units.js';
 export { ClassicThreads } from './classic-threads.js';
 export { countByDfs } from './bitmask-dfs.js';
 export { countByWindowTransfer } from './window-transfer.js';
