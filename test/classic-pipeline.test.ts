@@ -20,6 +20,7 @@ import {
   type TestRedis,
   until,
 } from './src/index.js';
+import { runWq } from './src/wq-cli.js';
 
 describe('when a classic sweep runs on two workers and one is killed with SIGKILL', () => {
   let redis: TestRedis;
@@ -105,4 +106,54 @@ describe('when a classic sweep runs on two workers and one is killed with SIGKIL
     const again = await client.submitClassic(ns, { verify: true, sample: 6 });
     expect(again.sizes.map((s) => s.outcome)).toEqual(['stored', 'stored', 'stored']);
   }, 120_000);
+
+  it('runs wq sweep --problem classic --wait --json --verify and wq results --problem classic', async () => {
+    const { prefix, spawn, close } = openFaultPipeline(redis.url, 'classic-cli', workers);
+    cleanups.push(close);
+    spawn();
+    const env = { url: redis.url, prefix };
+    const expected = [9, 10, 11]
+      .map((n) => `{"n":${n},"Q":"${CLASSIC_QUEENS[n - 1]}","unique":"${UNIQUE_QUEENS[n - 1]}"}\n`)
+      .join('');
+    const sweep = await runWq(
+      ['sweep', '9-11', '--problem', 'classic', '--wait', '--json', '--verify', '--sample', '3'],
+      env,
+    );
+    expect(sweep.code, sweep.stderr).toBe(0);
+    expect(sweep.stdout).toBe(expected);
+    const results = await runWq(['results', '9-11', '--problem', 'classic', '--json'], env);
+    expect(results.stdout).toBe(expected);
+    const table = await runWq(['results', '10', '--problem', 'classic'], env);
+    expect(classicUnits(10)).toHaveLength(29);
+    expect(table.stdout).toBe(
+      ' n  Q(n)  unique  units  checked  A000170 / A002562\n' +
+        '10   724      92  29     3        agrees / agrees\n',
+    );
+
+    const exported = await runWq(['results', '9', '--problem', 'classic', '--export', '-'], env);
+    const lines = exported.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const units = classicUnits(9).length;
+    expect(lines).toHaveLength(units + 3 + 1);
+    expect(lines.every((l) => l.problem === 'classic')).toBe(true);
+    expect(lines.filter((l) => l.role === 'check')).toHaveLength(3);
+    expect(lines.at(-1)).toMatchObject({
+      kind: 'classic',
+      n: 9,
+      Q: '352',
+      unique: '46',
+      checked: 3,
+    });
+    const boards = lines
+      .filter((l) => l.kind === 'classic-unit' && l.role === undefined)
+      .reduce((t, l) => t + BigInt(l.boards as string), 0n);
+    expect(boards).toBe(352n);
+
+    const bad = await runWq(['sweep', '9', '--problem', 'queens'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--problem');
+    expect(bad.stderr).toContain('weak, classic');
+  }, 60_000);
 });
