@@ -2,6 +2,8 @@
 import { parseArgs } from 'node:util';
 import { runKernelBench } from './kernel-bench.js';
 import { runChaosBench } from './chaos.js';
+import { runClassicBench } from './classic.js';
+import { parseNSpec } from '@weak-queens/shared/contracts';
 import { runFrontierBench } from './frontier.js';
 import { runPipelineBench } from './pipeline.js';
 import { runRedisMemoryBench } from './redis-memory.js';
@@ -14,6 +16,8 @@ async function main(): Promise<number> {
       pipeline: { type: 'boolean', default: false },
       scale: { type: 'boolean', default: false },
       frontier: { type: 'boolean', default: false },
+      classic: { type: 'boolean', default: false },
+      ns: { type: 'string' },
       'redis-memory': { type: 'boolean', default: false },
       chaos: { type: 'boolean', default: false },
       minutes: { type: 'string', default: '10' },
@@ -23,7 +27,7 @@ async function main(): Promise<number> {
   });
   if (values.help) {
     console.log(
-      'usage: npm run bench [-- --full] [-- --pipeline] [-- --scale [--full]] [-- --redis-memory] [-- --frontier [--full]] [-- --chaos [--minutes m]]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)\n  --redis-memory: Redis bytes per queued and finished unit for a sweep of ~100,000 units\n  --frontier: S(16) (--full: and S(17)) on 2 workers against the peer program on 2 threads\n  --chaos: sweeps under random kill -9s, freezes, Redis restarts and network cuts for m minutes (default 10)',
+      'usage: npm run bench [-- --full] [-- --pipeline] [-- --scale [--full]] [-- --redis-memory] [-- --frontier [--full]] [-- --classic [--full | --ns 16-17]] [-- --chaos [--minutes m]]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)\n  --redis-memory: Redis bytes per queued and finished unit for a sweep of ~100,000 units\n  --frontier: S(16) (--full: and S(17)) on 2 workers against the peer program on 2 threads\n  --classic: Q(16)–Q(18) (--full: to Q(20); --ns: these n) on the pipeline with 2 workers against peer-classic on 2 threads\n  --chaos: sweeps under random kill -9s, freezes, Redis restarts and network cuts for m minutes (default 10)',
     );
     return 0;
   }
@@ -38,6 +42,10 @@ async function main(): Promise<number> {
     return (await runChaosBench({ minutes })) ? 0 : 1;
   }
   if (values['redis-memory']) return (await runRedisMemoryBench()) ? 0 : 1;
+  if (values.classic) {
+    const ns = values.ns === undefined ? undefined : parseNSpec(values.ns);
+    return (await runClassicBench({ full: values.full, ...(ns ? { ns } : {}) })) ? 0 : 1;
+  }
   if (values.frontier) return (await runFrontierBench({ full: values.full })) ? 0 : 1;
   if (values.scale) return (await runScaleBench({ full: values.full })) ? 0 : 1;
   if (values.pipeline) return (await runPipelineBench()) ? 0 : 1;

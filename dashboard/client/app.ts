@@ -6,6 +6,14 @@ import type { DepthView, SizeView, Snapshot, SweepView, WorkerView } from '../sr
 import type { TimelineUnit, TimelineView } from '../src/timeline.js';
 import { depthColour, overBy, seconds, TimelineChart } from './timeline-chart.js';
 
+interface ClassicView {
+  readonly n: number;
+  readonly Q: string;
+  readonly unique: string;
+  readonly units: number;
+  readonly checked: number;
+}
+
 interface SizeResult {
   readonly n: number;
   readonly S: string | null;
@@ -512,7 +520,33 @@ async function loadResults(): Promise<void> {
   const results = (await res.json()) as SizeResult[];
   renderResults(results);
   renderChart(results);
+  await loadClassic();
 }
+
+/** The classic results have no sweep in the snapshot: fetched with the others and every 10 s. */
+async function loadClassic(): Promise<void> {
+  const res = await fetch('/api/results/classic', { credentials: 'same-origin' });
+  if (!res.ok) return;
+  const { results } = (await res.json()) as { results: ClassicView[] };
+  $('classic-empty').hidden = results.length > 0;
+  $('classic-results')
+    .querySelector('tbody')
+    ?.replaceChildren(
+      ...results.map((r) =>
+        h(
+          'tr',
+          { 'data-n': String(r.n) },
+          h('td', { class: 'num' }, String(r.n)),
+          h('td', { class: 'num', 'data-value': r.Q }, r.Q),
+          h('td', { class: 'num', 'data-value': r.unique }, r.unique),
+          h('td', { class: 'num' }, `${r.units} (${r.checked})`),
+        ),
+      ),
+    );
+}
+setInterval(() => {
+  loadClassic().catch(() => undefined);
+}, 10_000);
 
 function renderResults(results: readonly SizeResult[]): void {
   const body = $('results').querySelector('tbody');

@@ -97,6 +97,23 @@ export function apiRouter(deps: ApiDeps): Router {
     res.type('application/json').send(`[${results.map(resultsJsonLine).join(',')}]`);
   });
 
+  /** The classic problem's results: `{"n":16,"Q":"…","unique":"…","units":…,"checked":…}` per n. */
+  router.get('/results/classic', async (req, res) => {
+    parseEmptyQuery(req.query);
+    const results = await client.classicResults();
+    res.json({
+      results: [...results.values()].map((r) => ({
+        n: r.n,
+        Q: r.Q,
+        unique: r.unique,
+        units: r.units,
+        checked: r.checked,
+        seconds: r.seconds,
+        completedAt: r.completedAt,
+      })),
+    });
+  });
+
   router.get('/workers', async (req, res) => {
     parseEmptyQuery(req.query);
     res.json({ workers: (await feed.latest()).workers });

@@ -2,8 +2,13 @@
 // downloads, live events from one shared poll loop, metrics, and every bad input.
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisOptions } from '@weak-queens/shared/client';
-import { type WqConfig, KNOWN_S } from '@weak-queens/shared/contracts';
+import { PipelineClient, redisOptions } from '@weak-queens/shared/client';
+import {
+  CLASSIC_QUEENS,
+  type WqConfig,
+  KNOWN_S,
+  UNIQUE_QUEENS,
+} from '@weak-queens/shared/contracts';
 import { startWorkerService, type WorkerService } from '@weak-queens/worker';
 import type { DashboardServer, Snapshot, SweepView } from '../src/index.js';
 import {
@@ -105,6 +110,27 @@ describe('when a sweep runs on a worker', () => {
     const json = await http(base, '/api/results?n=2&download=1');
     expect(json.headers['content-disposition']).toMatch(/weak-queens-results\.json/);
     expect(json.json()).toEqual([{ n: 2, S: '4', N: ['4', '0'] }]);
+  });
+
+  it('shows classic results in their own list, exact decimal strings', async () => {
+    expect((await http(base, '/api/results/classic')).json()).toEqual({ results: [] });
+    const client = new PipelineClient(config);
+    try {
+      await client.submitClassic([8, 10]);
+      await client.waitForClassic([8, 10], { timeoutMs: 30_000 });
+    } finally {
+      await client.close();
+    }
+    const { results } = (await http(base, '/api/results/classic')).json<{
+      results: { n: number; Q: string; unique: string; units: number }[];
+    }>();
+    expect(results.map(({ n, Q, unique }) => ({ n, Q, unique }))).toEqual([
+      { n: 8, Q: CLASSIC_QUEENS[7], unique: UNIQUE_QUEENS[7] },
+      { n: 10, Q: CLASSIC_QUEENS[9], unique: UNIQUE_QUEENS[9] },
+    ]);
+    // The weak results are untouched by them.
+    const weak = (await http(base, '/api/results')).json<{ n: number }[]>();
+    expect(weak.map((r) => r.n)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it('lists the live worker with its host, pid, memory, version, jobs done and busy share', async () => {

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { MetricsTime, type Processor, Worker, type WorkerOptions } from 'bullmq';
 import {
   bullConnection,
+  ClassicResultStore,
   createRedis,
   isConnectionError,
   type RedisClient,
@@ -18,9 +19,10 @@ import {
   countQueueNames,
   QUEUE_NAMES,
 } from '@weak-queens/shared/contracts';
-import { KernelPool } from '@weak-queens/shared/kernel';
+import { ClassicThreads, KernelPool } from '@weak-queens/shared/kernel';
 import { createAggregateProcessor } from './aggregate-processor.js';
 import { createCountProcessor } from './count-processor.js';
+import { problemProcessors, routeByProblem } from './problem-processors.js';
 import { RedisOutage } from './redis-outage.js';
 import {
   type CompiledWorkerServiceOptions,
@@ -59,6 +61,8 @@ export class WorkerService {
   private readonly options: CompiledWorkerServiceOptions;
   private readonly redis: RedisClient;
   private readonly pool: KernelPool;
+  /** Threads for the classic problem's units (started on first use). */
+  private readonly classicThreads: ClassicThreads;
   private readonly registry: SweepRegistry;
   /** One BullMQ worker per count queue consumed, by queue name; `count` always. */
   private readonly countWorkers = new Map<string, Worker>();
@@ -97,7 +101,14 @@ export class WorkerService {
       Math.floor(config.workerMemoryBytes / concurrency),
       config.maxUnitBytes,
     );
-    this.countProcessor = createCountProcessor({
+    this.classicThreads = new ClassicThreads(concurrency);
+    const problems = problemProcessors({
+      store: new ClassicResultStore(this.redis, config.prefix),
+      threads: this.classicThreads,
+      workerId: id,
+      logger: logger.child({ module: 'classic' }),
+    });
+    const weakCount = createCountProcessor({
       store,
       pool: this.pool,
       workerId: id,
@@ -107,13 +118,17 @@ export class WorkerService {
       maxUnitBytes: config.maxUnitBytes,
       liveWorkers: () => this.registry.liveWorkers(),
     });
+    this.countProcessor = routeByProblem(weakCount, problems.count);
     // Each count queue's worker may take `concurrency` units; the pool's gate runs at most that
     // many at once in all (a unit fetched while every slot is busy waits for one, its lock held).
     this.countOptions = { ...common, ...stalls, concurrency };
     this.addCountWorker(QUEUE_NAMES.count);
     this.aggregateWorker = new Worker(
       QUEUE_NAMES.aggregate,
-      createAggregateProcessor({ store, logger: logger.child({ module: 'aggregate' }) }),
+      routeByProblem(
+        createAggregateProcessor({ store, logger: logger.child({ module: 'aggregate' }) }),
+        problems.aggregate,
+      ),
       { ...common, ...stalls, concurrency: AGGREGATE_CONCURRENCY },
     );
     this.watchErrors(this.aggregateWorker, QUEUE_NAMES.aggregate);
@@ -229,7 +244,7 @@ export class WorkerService {
     const deadline = Date.now() + AFTER_GRACE_MS;
     const left = (): number => Math.max(0, deadline - Date.now());
     const closed = await within(Promise.allSettled([countClosed, aggregateClosed]), left());
-    await this.pool.close();
+    await Promise.all([this.pool.close(), this.classicThreads.close()]);
     const unlisted = closed && (await within(this.registry.removeWorker(this.id), left()));
     if (!unlisted || !(await within(this.redis.quit(), left()))) this.redis.disconnect();
     if (closed && unlisted) logger.info('worker closed');

@@ -87,3 +87,10 @@ export {
   type TransferLine,
   TRANSFER_PROBLEM,
 } from './result-transfer.js';
+export { ClassicResultStore, type PutClassicOutcome } from './classic-result-store.js';
+export {
+  type ClassicPlanOptions,
+  type PlannedClassic,
+  planClassic,
+  sampleUnits,
+} from './classic-planner.js';

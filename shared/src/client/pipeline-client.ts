@@ -29,6 +29,9 @@ import { CountQueues } from './count-queues.js';
 import { type UnitRouting, unitRouting, workerSlotBytes } from './unit-routing.js';
 import { type ClusterDescription, planForCluster } from './cluster-plan.js';
 import { type PlannedSize, planSize } from './sweep-planner.js';
+import { ClassicResultStore } from './classic-result-store.js';
+import { planClassic, type PlannedClassic } from './classic-planner.js';
+import { type ClassicResult, classicSumJobId } from '../contracts/classic-jobs.js';
 import { SubmitLock } from './submit-lock.js';
 import { SweepFailedError } from './sweep-failed-error.js';
 import {
@@ -80,8 +83,23 @@ export interface StatusReport {
   readonly disagreements: readonly Disagreement[];
 }
 
+/** What `submitClassic` did: the sweep id and, per n, whether its flow was added. */
+export interface ClassicSubmission {
+  readonly sweepId: string;
+  readonly problem: 'classic';
+  readonly added: number;
+  readonly sizes: readonly {
+    n: number;
+    outcome: 'stored' | 'queued' | 'added';
+    jobs: number;
+    units: number;
+  }[];
+}
+
 export class PipelineClient {
   readonly store: ResultStore;
+  /** The classic problem's results (Q(n), classes, unit subtotals). */
+  readonly classic: ClassicResultStore;
   readonly registry: SweepRegistry;
   private readonly redis: RedisClient;
   private readonly queues: { readonly count: CountQueues; readonly aggregate: Queue };
@@ -90,6 +108,7 @@ export class PipelineClient {
   constructor(private readonly config: WqConfig) {
     this.redis = createRedis(config, 'producer');
     this.store = new ResultStore(this.redis, config.prefix);
+    this.classic = new ClassicResultStore(this.redis, config.prefix);
     this.registry = new SweepRegistry(this.redis, config.prefix);
     const options = {
       connection: bullConnection(config, 'producer', this.redis),
@@ -637,6 +656,103 @@ export class PipelineClient {
       sizes.push({ n, outcome: 'added', jobs: planned.jobs });
     }
     await previous;
+  }
+
+  /**
+   * Enqueues Q(n) and its classes for every n not stored (or, with `verify`, not yet checked)
+   * and not queued: one flow per n on the same queues as the weak sweeps (classic-jobs.ts).
+   */
+  async submitClassic(
+    ns: readonly number[],
+    options: { sweepId?: string; verify?: boolean; sample?: number } = {},
+  ): Promise<ClassicSubmission> {
+    await this.ping();
+    const sweepId =
+      options.sweepId ?? `c-${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+    const plans: PlannedClassic[] = [];
+    for (const n of ns) {
+      plans.push(
+        await planClassic(n, this.classic, {
+          sweepId,
+          attempts: this.config.attempts,
+          ...(options.verify ? { verify: true } : {}),
+          ...(options.sample !== undefined ? { sample: options.sample } : {}),
+        }),
+      );
+    }
+    const sizes: ClassicSubmission['sizes'][number][] = [];
+    for (const planned of plans) {
+      const { n, units } = planned;
+      if (!planned.flow) {
+        sizes.push({ n, outcome: 'stored', jobs: 0, units });
+        continue;
+      }
+      // As for S(n): a live root is left alone, a finished one (failed, or its result
+      // withdrawn) goes with what is left of its flow before the n is added afresh.
+      const id = classicSumJobId(n);
+      const state = await this.queues.aggregate.getJobState(id);
+      if (state !== 'unknown' && !(await this.removeIfFinished(id, state))) {
+        sizes.push({ n, outcome: 'queued', jobs: 0, units });
+        continue;
+      }
+      await this.removeFinishedJobs(planned.flow);
+      await this.flows.add(planned.flow);
+      sizes.push({ n, outcome: 'added', jobs: planned.jobs, units });
+    }
+    return {
+      sweepId,
+      problem: 'classic',
+      added: sizes.reduce((t, s) => t + s.jobs, 0),
+      sizes,
+    };
+  }
+
+  /** Stored classic results of `ns` (all stored n when empty). */
+  async classicResults(ns: readonly number[] = []): Promise<Map<number, ClassicResult>> {
+    return this.classic.results(ns);
+  }
+
+  /**
+   * Waits until every n of `ns` has its classic result; rejects with the failed job's reason
+   * when a classic sum fails (its units failed for good, or second counts disagreed).
+   */
+  async waitForClassic(
+    ns: readonly number[],
+    options: {
+      sweepId?: string;
+      timeoutMs?: number;
+      pollMs?: number;
+      onTick?: (done: number, unitsDone: number, units: number) => void;
+    } = {},
+  ): Promise<Map<number, ClassicResult>> {
+    const deadline = Date.now() + (options.timeoutMs ?? Number.POSITIVE_INFINITY);
+    for (;;) {
+      const results = await this.classic.results(ns);
+      if (ns.every((n) => results.has(n))) return results;
+      for (const n of ns) {
+        if (results.has(n)) continue;
+        const job = await this.queues.aggregate.getJob(classicSumJobId(n));
+        if (job && (await job.getState()) === 'failed') {
+          throw new SweepFailedError(options.sweepId ?? 'classic', n, await this.rootCause(job));
+        }
+      }
+      if (options.onTick) {
+        let unitsDone = 0;
+        let units = 0;
+        for (const n of ns) {
+          const job = await this.queues.aggregate.getJob(classicSumJobId(n));
+          const listed = (job?.data as { unitKeys?: unknown[] } | undefined)?.unitKeys?.length;
+          units += listed ?? 0;
+          unitsDone += results.has(n) ? (listed ?? 0) : (await this.classic.units(n)).size;
+        }
+        options.onTick(results.size, unitsDone, units);
+      }
+      if (Date.now() > deadline) {
+        const missing = ns.find((n) => !results.has(n)) ?? 0;
+        throw new SweepFailedError(options.sweepId ?? 'classic', missing, 'timed out');
+      }
+      await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 250));
+    }
   }
 
   /** Removes a finished (completed or failed) root with its children; true when it is gone. */

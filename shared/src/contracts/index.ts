@@ -139,3 +139,27 @@ export {
   MAX_ECHO_CHARS,
   truncate,
 } from '../kernel/errors.js';
+export {
+  PROBLEMS,
+  type Problem,
+  DEFAULT_PROBLEM,
+  type ProblemRegistration,
+  PROBLEM_REGISTRY,
+  parseProblem,
+  problemOfJob,
+} from './problems.js';
+export {
+  CLASSIC_JOB_NAMES,
+  classicSumJobId,
+  classicUnitJobId,
+  type ClassicStoreKeys,
+  classicStoreKeys,
+  type ClassicUnitJobData,
+  type ClassicSumJobData,
+  type ClassicUnitResult,
+  type ClassicResult,
+  parseClassicUnitJobData,
+  parseClassicSumJobData,
+  parseClassicUnitResult,
+  parseClassicResult,
+} from './classic-jobs.js';

@@ -1,12 +1,15 @@
 // The classic family: ordinary n-queens is D = n−1. Counts, classes under the board's eight
 // symmetries, and the boards themselves as a lazy stream.
 import { assertBoard, blockedInRow, fullMask } from './board.js';
-import { countPlacements } from './plan.js';
+import { classicTotals } from './classic-units.js';
 
-/** Q(n) = N(n, n−1), OEIS A000170. */
+/**
+ * Q(n) = N(n, n−1), OEIS A000170, from the classic units (classic-units.ts), the same units
+ * the pipeline counts; `countPlacements(n, n − 1)` (the weak kernel) stays an independent check.
+ */
 export function classicCount(n: number): bigint {
   assertBoard(n, n - 1);
-  return countPlacements(n, n - 1);
+  return classicTotals(n).boards;
 }
 
 /**
@@ -39,44 +42,10 @@ export function* listBoards(n: number, depth = n - 1): Generator<number[]> {
   }
 }
 
-/** The eight symmetries of the square, as maps of a board (columns per row) to a board. */
-const SYMMETRIES: ReadonlyArray<(board: readonly number[]) => number[]> = [
-  (b) => [...b],
-  (b) => b.map((c) => b.length - 1 - c), // mirror left–right
-  (b) => [...b].reverse(), // mirror top–bottom
-  (b) => [...b].reverse().map((c) => b.length - 1 - c), // rotate 180°
-  (b) => invert(b), // transpose
-  (b) =>
-    invert(b)
-      .map((c) => b.length - 1 - c)
-      .reverse(), // anti-transpose
-  (b) => invert(b).reverse(), // rotate 90°
-  (b) => invert(b).map((c) => b.length - 1 - c), // rotate 270°
-];
-
-function invert(board: readonly number[]): number[] {
-  const inverse = new Array<number>(board.length).fill(0);
-  board.forEach((c, r) => (inverse[c] = r));
-  return inverse;
-}
-
-/**
- * Solutions distinct under rotation and reflection, OEIS A002562, by Burnside's lemma: the
- * number of classes is the average number of boards each symmetry leaves unchanged.
- */
+/** Solutions distinct under rotation and reflection, OEIS A002562, from the classic units. */
 export function uniqueCount(n: number): bigint {
   assertBoard(n, n - 1);
-  let fixedTotal = 0;
-  for (const board of listBoards(n)) {
-    for (const symmetry of SYMMETRIES) {
-      if (sameBoard(symmetry(board), board)) fixedTotal++;
-    }
-  }
-  return BigInt(fixedTotal / SYMMETRIES.length);
-}
-
-function sameBoard(a: readonly number[], b: readonly number[]): boolean {
-  return a.every((c, r) => c === b[r]);
+  return classicTotals(n).classes;
 }
 
 /** One board as text: a row per line, `Q` for the queen and `.` elsewhere. */

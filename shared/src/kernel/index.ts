@@ -33,6 +33,19 @@ export {
   countPlacements,
 } from './plan.js';
 export { classicCount, uniqueCount, listBoards, formatBoard } from './classic.js';
+export {
+  type ClassicMethod,
+  type ClassicTotals,
+  type ClassicUnit,
+  CLASSIC_METHODS,
+  WHOLE_BOARD,
+  classicTotals,
+  classicUnitKey,
+  classicUnits,
+  countClassicUnit,
+  parseClassicUnitKey,
+} from './classic-units.js';
+export { ClassicThreads } from './classic-threads.js';
 export { countByDfs } from './bitmask-dfs.js';
 export { countByWindowTransfer } from './window-transfer.js';
 export {

@@ -2,7 +2,13 @@
 // `wq results [<ns>] --export <file>` and `wq results --import <file>` move results between
 // stores as JSON lines with their provenance (see result-transfer.ts in the client).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { compileConfig, InvalidInputError, parseNSpec } from '@weak-queens/shared/contracts';
+import {
+  compileConfig,
+  InvalidInputError,
+  parseNSpec,
+  parseProblem,
+  PROBLEMS,
+} from '@weak-queens/shared/contracts';
 import { defineCommand } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
 import { resultsTable } from '../results-table.js';
@@ -21,6 +27,13 @@ export const resultsCommand = defineCommand(
       csv: {
         type: 'boolean',
         description: 'n,D,value rows (D = S for the sum; empty where missing)',
+      },
+      problem: {
+        type: 'string',
+        value: 'name',
+        allowed: PROBLEMS.join(' or '),
+        description:
+          'weak (default) or classic: Q(n) and the classes, {"n":16,"Q":"…","unique":"…"} with --json;\nwith --export, every classic unit with its subtotals (problem: "classic")',
       },
       export: {
         type: 'string',
@@ -63,9 +76,32 @@ export const resultsCommand = defineCommand(
       throw new InvalidInputError('ns', '', N_SPEC.allowed);
     }
     const ns = positionals[0] === undefined ? undefined : parseNSpec(positionals[0]);
+    const problem = parseProblem(values.problem, '--problem');
     const client = await openPipelineClient(compileConfig(), 'results');
     try {
       await client.ping();
+      if (problem === 'classic') {
+        if (values.import !== undefined || values.csv) {
+          throw new InvalidInputError('--problem', 'classic', 'with --json, --export or a table');
+        }
+        const output = await import('../classic-output.js');
+        if (values.export !== undefined) {
+          const lines = await output.classicExportLines(client, ns);
+          if (values.export === '-') process.stdout.write(lines.join(''));
+          else {
+            writeFileSync(values.export, lines.join(''));
+            process.stderr.write(`wrote ${lines.length} lines to ${values.export}\n`);
+          }
+          return 0;
+        }
+        const results = await client.classicResults(ns ?? []);
+        process.stdout.write(
+          values.json
+            ? (ns ?? []).map((n) => output.classicJsonLine(n, results.get(n)) + '\n').join('')
+            : output.classicTable(ns ?? [], results),
+        );
+        return 0;
+      }
       const transfer = await import('@weak-queens/shared/client');
       if (values.import !== undefined) {
         const text = readFileSync(values.import === '-' ? 0 : values.import, 'utf8');

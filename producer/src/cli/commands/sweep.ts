@@ -1,10 +1,14 @@
 // `wq sweep <ns> [--wait] [--json] [--verify] [--target-seconds s]`: enqueue one flow per n.
 import {
   compileConfig,
+  InvalidInputError,
   MAX_TARGET_SECONDS,
   parseNSpec,
+  parseProblem,
   parseTargetSeconds,
+  PROBLEMS,
 } from '@weak-queens/shared/contracts';
+import type { PipelineClient } from '@weak-queens/shared/client';
 import { defineCommand } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
 import { N_SPEC } from './n-spec.js';
@@ -30,6 +34,22 @@ other one that fits WQ_MAX_UNIT_BYTES), on another worker where there
 is one; S(n) is published only if both agree, else the n fails with
 both values (see wq status)`,
       },
+      problem: {
+        type: 'string',
+        value: 'name',
+        allowed: PROBLEMS.join(' or '),
+        description: `weak (default): N(n, D) and S(n); classic: Q(n) and the boards distinct
+under rotations and reflections, one flow per n over symmetry classes
+of the outer rows (with --verify, a sample of units is counted again
+by the other method; with --json, {"n":16,"Q":"…","unique":"…"})`,
+      },
+      sample: {
+        type: 'string',
+        value: 'k',
+        allowed: 'a whole number of units ≥ 1',
+        description:
+          'with --problem classic --verify: recount k units, evenly spread (default all)',
+      },
       'target-seconds': {
         type: 'string',
         value: 's',
@@ -49,8 +69,23 @@ With --wait, progress goes to stderr: a bar on a terminal, else a line every 10 
         ? { targetSeconds: parseTargetSeconds('--target-seconds', target) }
         : {}),
     });
+    const problem = parseProblem(values.problem, '--problem');
+    const sample = values.sample === undefined ? undefined : Number(values.sample);
+    if (sample !== undefined && (!Number.isInteger(sample) || sample < 1)) {
+      throw new InvalidInputError('--sample', values.sample, 'a whole number of units ≥ 1');
+    }
+    if (sample !== undefined && !(problem === 'classic' && values.verify)) {
+      throw new InvalidInputError(
+        '--sample',
+        values.sample,
+        'only with --problem classic --verify',
+      );
+    }
     const client = await openPipelineClient(config, 'sweep');
     try {
+      if (problem === 'classic') {
+        return await classicSweep(client, ns, { ...values, sample });
+      }
       const submission = await client.submit(ns, { verify: values.verify });
       const summary = `sweep ${submission.sweep.id}: ${submission.added} jobs added (${submission.sizes
         .map((s) => `n=${s.n} ${s.outcome}`)
@@ -68,3 +103,42 @@ With --wait, progress goes to stderr: a bar on a terminal, else a line every 10 
     }
   },
 );
+
+/** `wq sweep <ns> --problem classic`: the flows, then (with --wait) Q(n) and the classes. */
+async function classicSweep(
+  client: PipelineClient,
+  ns: readonly number[],
+  options: { wait?: boolean; json?: boolean; verify?: boolean; sample?: number | undefined },
+): Promise<number> {
+  const submission = await client.submitClassic(ns, {
+    ...(options.verify ? { verify: true } : {}),
+    ...(options.sample !== undefined ? { sample: options.sample } : {}),
+  });
+  const summary = `classic sweep ${submission.sweepId}: ${submission.added} jobs added (${submission.sizes
+    .map((s) => `n=${s.n} ${s.outcome}`)
+    .join(', ')})`;
+  if (!options.wait) {
+    process.stdout.write(options.json ? JSON.stringify(submission) + '\n' : summary + '\n');
+    return 0;
+  }
+  process.stderr.write(summary + '\n');
+  const { ProgressBar } = await import('../progress-bar.js');
+  const { classicJsonLine, classicTable } = await import('../classic-output.js');
+  const bar = new ProgressBar({ label: `classic ${submission.sweepId}`, plain: true });
+  const results = await client
+    .waitForClassic(ns, {
+      sweepId: submission.sweepId,
+      onTick: (done, unitsDone, units) =>
+        bar.update(
+          units ? unitsDone / units : done / ns.length,
+          `${done}/${ns.length} n  ${unitsDone}/${units} units`,
+        ),
+    })
+    .finally(() => bar.clear());
+  process.stdout.write(
+    options.json
+      ? ns.map((n) => classicJsonLine(n, results.get(n)) + '\n').join('')
+      : classicTable(ns, results),
+  );
+  return 0;
+}

@@ -1,0 +1,109 @@
+// The flow of one classic n: a `classic-sum` job (`c16`) in `aggregate` over a `classic-unit`
+// job per unit not yet stored (`c16-3.7`), and in a verified sweep a second count of a
+// sample of units by the other method (`c16-v-3.7`). Same queues, retention and retry
+// policy as the weak flows; only the names, ids and data differ.
+import type { FlowJob, FlowJobNode, JobsOptions } from 'bullmq';
+import {
+  CLASSIC_JOB_NAMES,
+  type ClassicSumJobData,
+  type ClassicUnitJobData,
+  classicSumJobId,
+  classicUnitJobId,
+} from '../contracts/classic-jobs.js';
+import { JOB_RETENTION, QUEUE_NAMES } from '../contracts/queues.js';
+import { InvalidInputError } from '../kernel/errors.js';
+import { classicUnitKey, classicUnits } from '../kernel/classic-units.js';
+import type { ClassicResultStore } from './classic-result-store.js';
+
+export interface ClassicPlanOptions {
+  readonly sweepId: string;
+  readonly attempts: number;
+  /** Count a sample of units a second time by the other method. */
+  readonly verify?: boolean;
+  /** How many units the sample holds (evenly spread; default every unit). */
+  readonly sample?: number;
+}
+
+export interface PlannedClassic {
+  readonly n: number;
+  /** Absent when Q(n) is stored (and, for a verified sweep, was checked). */
+  readonly flow?: FlowJob;
+  readonly units: number;
+  readonly jobs: number;
+}
+
+/** The units of the sample: `size` of `keys`, evenly spread, first and last included. */
+export function sampleUnits(keys: readonly string[], size: number): string[] {
+  if (!Number.isInteger(size) || size < 1) {
+    throw new InvalidInputError('sample', size, 'a whole number of units ≥ 1');
+  }
+  if (size >= keys.length) return [...keys];
+  const picked = new Set<string>();
+  for (let i = 0; i < size; i++) {
+    const index = size === 1 ? 0 : Math.round((i * (keys.length - 1)) / (size - 1));
+    picked.add(keys[index] as string);
+  }
+  return [...picked];
+}
+
+export async function planClassic(
+  n: number,
+  store: ClassicResultStore,
+  options: ClassicPlanOptions,
+): Promise<PlannedClassic> {
+  const keys = classicUnits(n).map(classicUnitKey);
+  const checkKeys = options.verify ? sampleUnits(keys, options.sample ?? keys.length) : [];
+  const stored = (await store.results([n])).get(n);
+  if (stored && (!options.verify || stored.checked >= checkKeys.length)) {
+    return { n, units: keys.length, jobs: 0 };
+  }
+  const retry: JobsOptions = {
+    ...JOB_RETENTION,
+    attempts: options.attempts,
+    backoff: { type: 'exponential', delay: 1000 },
+    failParentOnFailure: true,
+  };
+  const storedUnits = await store.units(n);
+  const storedChecks = options.verify ? await store.units(n, 'check') : new Map();
+  const node = (key: string, role?: 'check'): FlowJobNode => {
+    const data: ClassicUnitJobData = {
+      problem: 'classic',
+      sweepId: options.sweepId,
+      n,
+      unit: key,
+      // The second count walks every board of the unit and classifies it from its images.
+      method: role === 'check' ? 'images' : 'pruned',
+      ...(role ? { role } : {}),
+    };
+    return {
+      name: CLASSIC_JOB_NAMES.unit,
+      queueName: QUEUE_NAMES.count,
+      data,
+      opts: { ...retry, jobId: classicUnitJobId(n, key, role) },
+    };
+  };
+  const children = [
+    ...keys.filter((k) => !storedUnits.has(k)).map((k) => node(k)),
+    ...checkKeys.filter((k) => !storedChecks.has(k)).map((k) => node(k, 'check')),
+  ];
+  const data: ClassicSumJobData = {
+    problem: 'classic',
+    sweepId: options.sweepId,
+    n,
+    unitKeys: keys,
+    ...(options.verify ? { checkKeys } : {}),
+  };
+  const flow: FlowJob = {
+    name: CLASSIC_JOB_NAMES.sum,
+    queueName: QUEUE_NAMES.aggregate,
+    data,
+    opts: {
+      ...JOB_RETENTION,
+      attempts: options.attempts,
+      backoff: retry.backoff,
+      jobId: classicSumJobId(n),
+    },
+    ...(children.length ? { children } : {}),
+  };
+  return { n, flow, units: keys.length, jobs: 1 + children.length };
+}

@@ -1,0 +1,102 @@
+// The classic problem's part of the result store (`<prefix>:results:classic…`): every unit's
+// subtotals with its class, and Q(n) with the class count per n. Workers write it, the CLI,
+// the dashboard and exports read it; every read is validated.
+import type { RedisClient } from './connection.js';
+import {
+  type ClassicResult,
+  type ClassicStoreKeys,
+  classicStoreKeys,
+  type ClassicUnitResult,
+  parseClassicResult,
+  parseClassicUnitResult,
+} from '../contracts/classic-jobs.js';
+
+/**
+ * KEYS: units hash, disagreements hash. ARGV: unit key, result JSON, boards, classes,
+ * disagreement field. Stores the unit unless it is there: 1 stored, 2 the same subtotals were
+ * there already (a re-run after a kill), 0 other subtotals were (kept aside as a disagreement).
+ */
+const PUT_UNIT = `
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+if not old then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+  return 1
+end
+local stored = cjson.decode(old)
+if stored.boards == ARGV[3] and stored.classes == ARGV[4] then return 2 end
+redis.call('HSET', KEYS[2], ARGV[5], ARGV[2])
+return 0
+`;
+
+export type PutClassicOutcome = 'stored' | 'duplicate' | 'conflict';
+
+export class ClassicResultStore {
+  readonly keys: ClassicStoreKeys;
+
+  constructor(
+    private readonly redis: RedisClient,
+    prefix: string,
+  ) {
+    this.keys = classicStoreKeys(prefix);
+  }
+
+  async putUnit(result: ClassicUnitResult): Promise<PutClassicOutcome> {
+    const outcome = await this.redis.eval(
+      PUT_UNIT,
+      2,
+      this.keys.units(result.n, result.role),
+      this.keys.disagreements,
+      result.unit,
+      JSON.stringify(result),
+      result.boards,
+      result.classes,
+      `${result.n}:${result.role ?? 'primary'}:${result.unit}:${result.worker}`,
+    );
+    return outcome === 1 ? 'stored' : outcome === 2 ? 'duplicate' : 'conflict';
+  }
+
+  async unit(n: number, key: string, role?: 'check'): Promise<ClassicUnitResult | undefined> {
+    const raw = await this.redis.hget(this.keys.units(n, role), key);
+    return raw === null ? undefined : parseClassicUnitResult(JSON.parse(raw));
+  }
+
+  /** Every stored unit of Q(n) by key (first counts, or the second counts with `check`). */
+  async units(n: number, role?: 'check'): Promise<Map<string, ClassicUnitResult>> {
+    const raw = await this.redis.hgetall(this.keys.units(n, role));
+    const out = new Map<string, ClassicUnitResult>();
+    for (const [key, value] of Object.entries(raw)) {
+      out.set(key, parseClassicUnitResult(JSON.parse(value)));
+    }
+    return out;
+  }
+
+  async putResult(result: ClassicResult): Promise<void> {
+    await this.redis.hset(this.keys.results, String(result.n), JSON.stringify(result));
+  }
+
+  /** The stored results of `ns` (every stored n when empty), by n. */
+  async results(ns: readonly number[] = []): Promise<Map<number, ClassicResult>> {
+    const out = new Map<number, ClassicResult>();
+    if (ns.length === 0) {
+      const all = await this.redis.hgetall(this.keys.results);
+      for (const value of Object.values(all)) {
+        const result = parseClassicResult(JSON.parse(value));
+        out.set(result.n, result);
+      }
+    } else {
+      const values = await this.redis.hmget(this.keys.results, ...ns.map(String));
+      values.forEach((value) => {
+        if (value === null) return;
+        const result = parseClassicResult(JSON.parse(value));
+        out.set(result.n, result);
+      });
+    }
+    return new Map([...out].sort(([a], [b]) => a - b));
+  }
+
+  /** Units counted twice with different subtotals, as `n:role:unit:worker` → the second count. */
+  async disagreements(): Promise<Map<string, ClassicUnitResult>> {
+    const raw = await this.redis.hgetall(this.keys.disagreements);
+    return new Map(Object.entries(raw).map(([k, v]) => [k, parseClassicUnitResult(JSON.parse(v))]));
+  }
+}

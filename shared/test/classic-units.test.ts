@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import {
+  classicTotals,
+  classicUnitKey,
+  classicUnits,
+  countClassicUnit,
+  parseClassicUnitKey,
+} from '../src/kernel/index.js';
+import { CLASSIC_QUEENS, UNIQUE_QUEENS } from '../src/contracts/index.js';
+
+/**
+ * The oracle: every board by plain enumeration (direct comparisons, no bitmasks), and its class
+ * as the smallest of its 8 images written out as strings, so classes are counted by a set.
+ */
+function bruteForce(n: number): { boards: number; classes: number } {
+  const boards: number[][] = [];
+  const columns: number[] = [];
+  const place = (row: number): void => {
+    if (row === n) {
+      boards.push([...columns]);
+      return;
+    }
+    for (let c = 0; c < n; c++) {
+      if (columns.some((a, r) => a === c || Math.abs(a - c) === row - r)) continue;
+      columns.push(c);
+      place(row + 1);
+      columns.pop();
+    }
+  };
+  place(0);
+  const m = n - 1;
+  const cells = (b: number[]): [number, number][] => b.map((c, r) => [r, c]);
+  const images = (b: number[]): string[] => {
+    const maps: ((r: number, c: number) => [number, number])[] = [
+      (r, c) => [r, c],
+      (r, c) => [r, m - c],
+      (r, c) => [m - r, c],
+      (r, c) => [m - r, m - c],
+      (r, c) => [c, r],
+      (r, c) => [m - c, m - r],
+      (r, c) => [c, m - r],
+      (r, c) => [m - c, r],
+    ];
+    return maps.map((f) => {
+      const out = new Array<number>(n);
+      for (const [r, c] of cells(b)) {
+        const [r2, c2] = f(r, c);
+        out[r2] = c2;
+      }
+      return out.join(',');
+    });
+  };
+  const classes = new Set(boards.map((b) => images(b).sort()[0]));
+  return { boards: boards.length, classes: classes.size };
+}
+
+describe('when counting ordinary queens by canonical boards of units', () => {
+  it('agrees with brute force for n = 1 … 8, boards and classes, by both methods', () => {
+    for (let n = 1; n <= 8; n++) {
+      const oracle = bruteForce(n);
+      for (const method of ['pruned', 'images'] as const) {
+        const totals = classicTotals(n, method);
+        expect([n, method, totals.boards, totals.classes]).toEqual([
+          n,
+          method,
+          BigInt(oracle.boards),
+          BigInt(oracle.classes),
+        ]);
+      }
+    }
+    expect(bruteForce(8)).toEqual({ boards: 92, classes: 12 });
+  });
+
+  it('matches OEIS A000170 and A002562 up to n = 14', () => {
+    for (let n = 1; n <= 14; n++) {
+      const totals = classicTotals(n);
+      expect([n, totals.boards.toString(), totals.classes.toString()]).toEqual([
+        n,
+        CLASSIC_QUEENS[n - 1],
+        UNIQUE_QUEENS[n - 1],
+      ]);
+    }
+  });
+
+  it('gives every unit the same subtotals by both methods (n = 12, 13)', () => {
+    for (const n of [12, 13]) {
+      for (const unit of classicUnits(n)) {
+        expect(countClassicUnit(unit, 'images')).toEqual(countClassicUnit(unit, 'pruned'));
+      }
+    }
+  });
+
+  it('names the units of n = 8 by the columns of rows 0 and 1', () => {
+    const keys = classicUnits(8).map(classicUnitKey);
+    expect(keys).toEqual([
+      '0.2',
+      '0.3',
+      '0.4',
+      '0.5',
+      '0.6',
+      '1.3',
+      '1.4',
+      '1.5',
+      '1.6',
+      '1.7',
+      '2.4',
+      '2.5',
+      '2.6',
+      '3.1',
+      '3.5',
+      '3.6',
+    ]);
+    expect(parseClassicUnitKey(8, '1.3')).toEqual({ n: 8, first: 1, second: 3 });
+    expect(parseClassicUnitKey(8, '5.0')).toBeUndefined();
+    expect(classicUnits(3).map(classicUnitKey)).toEqual(['*']);
+  });
+});

@@ -1,0 +1,124 @@
+// The classic problem's processors: a `classic-unit` (count queue) counts one unit of Q(n) on a
+// classic thread and stores its subtotals with its class; a `classic-sum` (aggregate queue)
+// adds every unit, each exactly once, compares the sampled second counts, and publishes Q(n)
+// and the class count only when they agree.
+import { type Job, UnrecoverableError } from 'bullmq';
+import { type ClassicThreads, parseClassicUnitKey } from '@weak-queens/shared/kernel';
+import { type ClassicResultStore, type Logger } from '@weak-queens/shared/client';
+import {
+  type ClassicResult,
+  type ClassicUnitResult,
+  parseClassicSumJobData,
+  parseClassicUnitJobData,
+} from '@weak-queens/shared/contracts';
+import { asJobFailure } from './failures.js';
+
+export interface ClassicProcessorDeps {
+  readonly store: ClassicResultStore;
+  readonly threads: ClassicThreads;
+  readonly workerId: string;
+  readonly logger: Logger;
+}
+
+export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
+  const { store, threads, workerId, logger } = deps;
+  return async (job: Job): Promise<ClassicUnitResult> => {
+    const log = logger.child({ job: job.id });
+    try {
+      const data = parseClassicUnitJobData(job.data);
+      // A re-run after a kill -9 or a stall finds its unit stored: nothing to count again.
+      const stored = await store.unit(data.n, data.unit, data.role);
+      if (stored) {
+        log.info({ n: data.n, unit: data.unit }, 'classic unit already in the result store');
+        return stored;
+      }
+      const unit = parseClassicUnitKey(data.n, data.unit);
+      if (!unit) throw new UnrecoverableError(`classic unit job.unit: ${data.unit} is no unit`);
+      const started = performance.now();
+      const totals = await threads.count(unit, data.method);
+      const result: ClassicUnitResult = {
+        kind: 'classic-unit',
+        n: data.n,
+        unit: data.unit,
+        method: data.method,
+        boards: totals.boards.toString(),
+        classes: totals.classes.toString(),
+        seconds: (performance.now() - started) / 1000,
+        worker: workerId,
+        sweepId: data.sweepId,
+        ...(data.role ? { role: data.role } : {}),
+      };
+      if ((await store.putUnit(result)) === 'conflict') {
+        throw new UnrecoverableError(
+          `classic unit ${data.unit} of Q(${data.n}) counted ${result.boards} boards, ` +
+            `${result.classes} classes, but the result store holds other subtotals; both kept`,
+        );
+      }
+      log.info({ n: data.n, unit: data.unit, seconds: result.seconds }, 'classic unit counted');
+      return result;
+    } catch (err) {
+      log.warn({ err }, 'classic unit failed');
+      throw asJobFailure(err);
+    }
+  };
+}
+
+export function createClassicSumProcessor(deps: Omit<ClassicProcessorDeps, 'threads'>) {
+  const { store, logger } = deps;
+  return async (job: Job): Promise<ClassicResult> => {
+    try {
+      const data = parseClassicSumJobData(job.data);
+      // From the store, not the children's return values: units stored by an earlier sweep
+      // were not enqueued again.
+      const units = await store.units(data.n);
+      const missing = data.unitKeys.filter((k) => !units.has(k));
+      if (missing.length > 0) {
+        throw new UnrecoverableError(
+          `children: units ${missing.slice(0, 5).join(', ')} of Q(${data.n}) have no result`,
+        );
+      }
+      const checks = data.checkKeys ? await store.units(data.n, 'check') : new Map();
+      for (const key of data.checkKeys ?? []) {
+        const first = units.get(key) as ClassicUnitResult;
+        const second = checks.get(key) as ClassicUnitResult | undefined;
+        if (!second) throw new UnrecoverableError(`children: second count of ${key} is missing`);
+        if (first.boards !== second.boards || first.classes !== second.classes) {
+          throw new UnrecoverableError(
+            `unit ${key} of Q(${data.n}): ${first.method} counted ${first.boards} boards and ` +
+              `${first.classes} classes on ${first.worker}, ${second.method} ${second.boards} and ` +
+              `${second.classes} on ${second.worker}; Q(${data.n}) is not published`,
+          );
+        }
+      }
+      let boards = 0n;
+      let classes = 0n;
+      let seconds = 0;
+      const workers = new Set<string>();
+      for (const key of data.unitKeys) {
+        const unit = units.get(key) as ClassicUnitResult;
+        boards += BigInt(unit.boards);
+        classes += BigInt(unit.classes);
+        seconds += unit.seconds;
+        workers.add(unit.worker);
+      }
+      const result: ClassicResult = {
+        kind: 'classic',
+        n: data.n,
+        Q: boards.toString(),
+        unique: classes.toString(),
+        units: data.unitKeys.length,
+        checked: data.checkKeys?.length ?? 0,
+        seconds,
+        workers: [...workers].sort(),
+        sweepId: data.sweepId,
+        completedAt: new Date().toISOString(),
+      };
+      await store.putResult(result);
+      logger.info({ n: data.n, Q: result.Q, unique: result.unique }, 'Q(n) published');
+      return result;
+    } catch (err) {
+      logger.warn({ err, job: job.id }, 'classic sum failed');
+      throw asJobFailure(err);
+    }
+  };
+}
