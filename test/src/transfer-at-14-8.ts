@@ -1,5 +1,5 @@
 // The fault tests freeze, kill or cut the worker in the middle of N(14, 8), which they need to
-// be one unit of about half a second. The DFS counts it a little faster than the window
+// be one unit (about 0.2 s of window transfer). The DFS counts it a little faster than the window
 // transfer since it uses the full symmetry group, so `auto` would split it into DFS units of
 // milliseconds; a stored calibration that says the DFS runs 2× slower than modelled keeps the
 // transfer's single unit.
