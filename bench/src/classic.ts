@@ -4,32 +4,17 @@
 // of one core each, private redis-server) side by side in one run, on Q(16)–Q(18) (--full:
 // Q(19), Q(20)); prints wall times, the ratio (goal ≤ 0.5× the peer) and whether Q(n) and the
 // unique count agree with the peer and with OEIS A000170 / A002562.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { CLASSIC_QUEENS, UNIQUE_QUEENS } from '@weak-queens/shared/contracts';
-import { repositoryRoot } from './baseline.js';
+import { buildPeer } from './frontier.js';
 import { LocalCluster } from './local-cluster.js';
 import { measure } from './measure.js';
 
 const WORKERS = 2;
 const GOAL_RATIO = 0.5;
 
-/** Builds the peers with build-peer.sh; returns the classic peer's path. */
-function buildClassicPeer(): string {
-  const directory = process.env.WQ_BASELINE_DIR ?? join(repositoryRoot, '..', 'shared', 'baseline');
-  const script = join(directory, 'build-peer.sh');
-  if (!existsSync(script)) {
-    throw new Error(`peer not found: ${script} (set WQ_BASELINE_DIR to the folder with it)`);
-  }
-  const out = mkdtempSync(join(tmpdir(), 'wq-peer-'));
-  const paths = execFileSync('bash', [script, out], { encoding: 'utf8' }).trim().split('\n');
-  return paths.find((p) => p.endsWith('peer-classic')) ?? '';
-}
 
 export async function runClassicBench(options: { full: boolean; ns?: number[] }): Promise<boolean> {
-  const peer = buildClassicPeer();
+  const peer = buildPeer('peer-classic');
   const ns = options.ns ?? (options.full ? [16, 17, 18, 19, 20] : [16, 17, 18]);
   const rows: string[] = [
     '| n | runner | wall s | × peer | core-s | Q(n) | unique | agrees |',

@@ -23,8 +23,8 @@ interface PeerLine {
   readonly depthSeconds: number[];
 }
 
-/** Builds the peers with their own build-peer.sh; returns the weak-queens peer's path. */
-export function buildPeer(): string {
+/** Builds the peers with their own build-peer.sh; returns the path of the one named. */
+export function buildPeer(name: 'peer-tm-dfs' | 'peer-classic' = 'peer-tm-dfs'): string {
   const directory = process.env.WQ_BASELINE_DIR ?? join(repositoryRoot, '..', 'shared', 'baseline');
   const script = join(directory, 'build-peer.sh');
   if (!existsSync(script)) {
@@ -32,7 +32,7 @@ export function buildPeer(): string {
   }
   const out = mkdtempSync(join(tmpdir(), 'wq-peer-'));
   const paths = execFileSync('bash', [script, out], { encoding: 'utf8' }).trim().split('\n');
-  return paths.find((p) => p.endsWith('peer-tm-dfs')) ?? '';
+  return paths.find((p) => p.endsWith(name)) ?? '';
 }
 
 export async function runFrontierBench(options: { full: boolean }): Promise<boolean> {
