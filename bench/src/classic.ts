@@ -12,7 +12,6 @@ import { measure } from './measure.js';
 const WORKERS = 2;
 const GOAL_RATIO = 0.5;
 
-
 export async function runClassicBench(options: { full: boolean; ns?: number[] }): Promise<boolean> {
   const peer = buildPeer('peer-classic');
   const ns = options.ns ?? (options.full ? [16, 17, 18, 19, 20] : [16, 17, 18]);
