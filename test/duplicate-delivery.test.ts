@@ -38,15 +38,19 @@ describe('when the same unit is delivered twice', () => {
     const { sweep } = await client.submit([14]);
 
     let frozenPid: number | undefined;
-    await until('N(14, 8) to start on a worker', async () => {
+    // In the kernel, not before: a worker checks the store before it counts, and one frozen
+    // before that check would find the unit stored after the thaw and not count it again. The
+    // job's progress moves once the kernel reports its first step; the window transfer of
+    // N(14, 8) takes about 0.2 s (meet in the middle), so the freeze follows at once.
+    await until('N(14, 8) to be counting on a worker', async () => {
       const job = await count.getJob('n14-d8');
       if ((await job?.getState()) !== 'active') return false;
+      const progress = job?.progress;
+      if (!(typeof progress === 'number' && progress > 0 && progress < 100)) return false;
       frozenPid = pidOfWorkerName(job?.processedBy);
       return frozenPid !== undefined;
     });
     const frozen = workers.find((w) => w.pid === frozenPid) as ChildProcess;
-    // At once: the window transfer of N(14, 8) takes only about 0.2 s now (meet in the middle),
-    // so a pause here could let it finish before the freeze.
     // SIGSTOP: the worker is alive but silent, so its lock lapses and the unit is re-run.
     frozen.kill('SIGSTOP');
     await client.waitFor(sweep.id);
