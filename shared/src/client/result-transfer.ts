@@ -126,10 +126,17 @@ export async function importResults(
   });
   // The file against itself: a complete set of units must add up to its N(n, D), and S(n) to
   // the N(n, D) given beside it.
+  const unitsOf = new Map<string, UnitResult[]>();
+  for (const { result } of units.values()) {
+    const key = `${result.role ?? 'primary'}:${result.n}:${result.depth}`;
+    const group = unitsOf.get(key);
+    if (group) group.push(result);
+    else unitsOf.set(key, [result]);
+  }
   for (const [key, { line: number, result }] of depths) {
-    const own = [...units.entries()].filter(([k]) => k.startsWith(`${key}:`));
+    const own = unitsOf.get(key) ?? [];
     if (own.length === result.units) {
-      const total = own.reduce((t, [, u]) => t + BigInt(u.result.value), 0n);
+      const total = own.reduce((t, u) => t + BigInt(u.value), 0n);
       if (total.toString() !== result.value) {
         refused.push({
           line: number,
@@ -151,13 +158,14 @@ export async function importResults(
   }
   // The file against the store: a different stored value is a conflict, never overwritten.
   let alreadyStored = 0;
+  // One read per (n, D) and per n, however many lines name them.
+  const storedUnits = new Map<string, Promise<Map<string, UnitResult>>>();
+  const storedDepths = new Map<string, Promise<Map<number, DepthResult>>>();
   for (const { line: number, result } of units.values()) {
-    const stored = await store.unit(
-      result.n,
-      result.depth,
-      result.unit,
-      result.role === 'check' ? 'check' : 'primary',
-    );
+    const role = result.role === 'check' ? 'check' : 'primary';
+    const key = `${role}:${result.n}:${result.depth}`;
+    if (!storedUnits.has(key)) storedUnits.set(key, store.units(result.n, result.depth, role));
+    const stored = (await storedUnits.get(key))?.get(result.unit);
     if (stored && stored.value !== result.value) {
       refused.push({
         line: number,
@@ -166,9 +174,10 @@ export async function importResults(
     } else if (stored) alreadyStored++;
   }
   for (const { line: number, result } of depths.values()) {
-    const stored = (
-      await store.depths(result.n, result.role === 'check' ? 'check' : 'primary')
-    ).get(result.depth);
+    const role = result.role === 'check' ? 'check' : 'primary';
+    const key = `${role}:${result.n}`;
+    if (!storedDepths.has(key)) storedDepths.set(key, store.depths(result.n, role));
+    const stored = (await storedDepths.get(key))?.get(result.depth);
     if (stored && stored.value !== result.value) {
       refused.push({
         line: number,
