@@ -93,6 +93,7 @@ export async function runChaosSoak(options: ChaosOptions): Promise<ChaosReport> 
     'redis-restart': 0,
     'network-cut': 0,
   };
+  const deck: FaultKind[] = [];
   let redis: RedisHost | undefined;
   let slots: WorkerSlots | undefined;
   try {
@@ -114,6 +115,7 @@ export async function runChaosSoak(options: ChaosOptions): Promise<ChaosReport> 
             log,
             pause: [pauseMin, pauseMax],
             cuts: lab !== undefined,
+            deck,
           })
         : Promise.resolve();
       try {
@@ -216,18 +218,19 @@ interface LoopContext {
   readonly log: (line: string) => void;
   readonly pause: readonly [number, number];
   readonly cuts: boolean;
+  /** Faults still to come in this shuffle; kept across rounds so every kind comes round. */
+  readonly deck: FaultKind[];
 }
 
 /** One fault at a time, in a shuffled order of the kinds, so every kind comes round. */
 async function chaosLoop(ctx: LoopContext): Promise<void> {
   const kinds = FAULT_KINDS.filter((k) => ctx.cuts || k !== 'network-cut');
-  let deck: FaultKind[] = [];
   const lockMs = Number(FAST_STALLS.WQ_LOCK_MS);
   while (!ctx.done.value) {
     await sleep(1000 * (ctx.pause[0] + Math.random() * (ctx.pause[1] - ctx.pause[0])));
     if (ctx.done.value) return;
-    if (deck.length === 0) deck = shuffle([...kinds]);
-    const kind = deck.pop() as FaultKind;
+    if (ctx.deck.length === 0) ctx.deck.push(...shuffle([...kinds]));
+    const kind = ctx.deck.pop() as FaultKind;
     const slot = Math.floor(Math.random() * ctx.workerCount);
     const child = ctx.slots.process(slot);
     switch (kind) {
