@@ -156,4 +156,79 @@ describe('when a classic sweep runs on two workers and one is killed with SIGKIL
     expect(bad.stderr).toContain('--problem');
     expect(bad.stderr).toContain('weak, classic');
   }, 60_000);
+
+  it('follows a classic sweep in wq status, cancels it with wq cancel and finishes it with wq retry', async () => {
+    const { client, prefix, spawn, close } = openFaultPipeline(redis.url, 'classic-ops', workers);
+    cleanups.push(close);
+    const env = { url: redis.url, prefix };
+    const status = async (): Promise<StatusJson> => {
+      const run = await runWq(['status', '--json'], env);
+      expect(run.code, run.stderr).toBe(0);
+      return JSON.parse(run.stdout) as StatusJson;
+    };
+    // No worker yet: the sweep waits in the queues, where wq status sees it.
+    const { sweepId } = await client.submitClassic([11, 12]);
+    const units = (n: number): number => classicUnits(n).length;
+    const queued = (await status()).sweeps.find((s) => s.sweep.id === sweepId);
+    expect(queued?.sweep.problem).toBe('classic');
+    expect(queued?.sizes).toEqual([
+      { n: 11, state: 'queued', unitsDone: 0, units: units(11) },
+      { n: 12, state: 'queued', unitsDone: 0, units: units(12) },
+    ]);
+    const table = await runWq(['status'], env);
+    expect(table.stdout).toContain(`sweep ${sweepId}  classic`);
+    expect(table.stdout).toContain(`n = 12  queued     0/${units(12)} units`);
+
+    const cancel = await runWq(['cancel', sweepId], env);
+    expect(cancel.stdout).toBe(`sweep ${sweepId}: cancelled n = 11, 12\n`);
+    expect(cancel.code).toBe(0);
+    expect(await client.jobTotal()).toBe(0);
+    const cancelled = (await status()).sweeps.find((s) => s.sweep.id === sweepId);
+    expect(cancelled?.status).toBe('cancelled');
+    expect(cancelled?.sizes.map((s) => s.state)).toEqual(['cancelled', 'cancelled']);
+
+    // Retry puts every unit back; a worker then finishes the sweep exactly.
+    const retry = await runWq(['retry', sweepId], env);
+    expect(retry.stdout).toBe(`sweep ${sweepId}: ${units(11) + units(12) + 2} jobs added again\n`);
+    spawn();
+    await client.waitForClassic([11, 12], { timeoutMs: 60_000 });
+    const done = (await status()).sweeps.find((s) => s.sweep.id === sweepId);
+    expect(done?.status).toBe('done');
+    expect(done?.sizes).toEqual([
+      {
+        n: 11,
+        state: 'done',
+        unitsDone: units(11),
+        units: units(11),
+        Q: CLASSIC_QUEENS[10],
+        unique: UNIQUE_QUEENS[10],
+      },
+      {
+        n: 12,
+        state: 'done',
+        unitsDone: units(12),
+        units: units(12),
+        Q: CLASSIC_QUEENS[11],
+        unique: UNIQUE_QUEENS[11],
+      },
+    ]);
+    expect((await runWq(['status'], env)).stdout).toContain(
+      `n = 12  done       Q = ${CLASSIC_QUEENS[11]}  unique = ${UNIQUE_QUEENS[11]}`,
+    );
+    // Nothing is left to retry or replan: both add no jobs.
+    expect((await runWq(['retry', sweepId], env)).stdout).toBe(
+      `sweep ${sweepId}: 0 jobs added again\n`,
+    );
+    expect((await runWq(['replan', sweepId], env)).stdout).toContain(
+      '0 jobs added (n=11 stored, n=12 stored)',
+    );
+  }, 90_000);
 });
+
+interface StatusJson {
+  readonly sweeps: readonly {
+    readonly sweep: { readonly id: string; readonly problem?: string };
+    readonly status: string;
+    readonly sizes: readonly Record<string, unknown>[];
+  }[];
+}

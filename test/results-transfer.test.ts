@@ -7,7 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PipelineClient } from '@weak-queens/shared/client';
-import { compileConfig, knownSums } from '@weak-queens/shared/contracts';
+import {
+  CLASSIC_QUEENS,
+  compileConfig,
+  knownSums,
+  UNIQUE_QUEENS,
+} from '@weak-queens/shared/contracts';
+import { classicUnits } from '@weak-queens/shared/kernel';
 import {
   startTestRedis,
   startWorker,
@@ -157,4 +163,94 @@ describe('when results move from one Redis to another', () => {
       /line \d+: unit \S+ of N\(9, 3\) is \d+ here but \d+ in the store/,
     );
   });
+
+  it('moves a classic sweep too: its units and Q(n) imported exactly, bad lines refused by number', async () => {
+    const classicPrefix = uniquePrefix('transfer-classic');
+    const env = { url: source.url, prefix: classicPrefix };
+    workers = [startWorker(env)];
+    const computed = await runWq(['sweep', '9-10', '--problem', 'classic', '--wait'], env);
+    expect(computed.code, computed.stderr).toBe(0);
+    await stopWorkers(workers);
+    const classicFile = join(dir, 'classic.jsonl');
+    const exported = await runWq(
+      ['results', '9-10', '--problem', 'classic', '--export', classicFile],
+      env,
+    );
+    expect(exported.code, exported.stderr).toBe(0);
+    const good = readFileSync(classicFile, 'utf8').trim().split('\n');
+    const units = classicUnits(9).length + classicUnits(10).length;
+    expect(good).toHaveLength(units + 2);
+
+    // A classic file is not a weak one: the weak import says which flag it needs.
+    const target9 = { url: target.url, prefix: classicPrefix };
+    const asWeak = await runWq(['results', '--import', classicFile], target9);
+    expect(asWeak.code).toBe(2);
+    expect(asWeak.stderr).toContain('a classic export imports with --problem classic');
+
+    const imported = await runWq(
+      ['results', '--problem', 'classic', '--import', classicFile],
+      target9,
+    );
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toBe(
+      `imported 2 Q(n), ${units} units (0 already stored with the same counts)\n`,
+    );
+    const shown = await runWq(['results', '9-10', '--problem', 'classic', '--json'], target9);
+    expect(shown.stdout).toBe(
+      `{"n":9,"Q":"${CLASSIC_QUEENS[8]}","unique":"${UNIQUE_QUEENS[8]}"}\n` +
+        `{"n":10,"Q":"${CLASSIC_QUEENS[9]}","unique":"${UNIQUE_QUEENS[9]}"}\n`,
+    );
+    const client = new PipelineClient(
+      compileConfig({ REDIS_URL: target.url, WQ_PREFIX: classicPrefix }),
+    );
+    try {
+      const again = await client.submitClassic([9, 10]);
+      expect(again.sizes.map((s) => s.outcome)).toEqual(['stored', 'stored']);
+    } finally {
+      await client.close();
+    }
+
+    // One unit's subtotal changed, and Q(10) changed: refused, each by its line, nothing written.
+    const bad = [...good];
+    const unitLine = good.findIndex((l) => (JSON.parse(l) as { n: number }).n === 9);
+    const unit = JSON.parse(bad[unitLine] ?? '{}') as { boards: string };
+    bad[unitLine] = JSON.stringify({ ...unit, boards: String(BigInt(unit.boards) + 8n) });
+    const q10 = good.findIndex(
+      (l) =>
+        (JSON.parse(l) as { kind: string; n: number }).kind === 'classic' &&
+        (JSON.parse(l) as { n: number }).n === 10,
+    );
+    bad[q10] = (bad[q10] ?? '').replace(`"Q":"${CLASSIC_QUEENS[9]}"`, '"Q":"725"');
+    const q9 = good.findIndex(
+      (l) =>
+        (JSON.parse(l) as { kind: string; n: number }).kind === 'classic' &&
+        (JSON.parse(l) as { n: number }).n === 9,
+    );
+    const badFile = join(dir, 'classic-bad.jsonl');
+    writeFileSync(badFile, bad.join('\n') + '\n');
+    const fresh = { url: target.url, prefix: uniquePrefix('transfer-classic-bad') };
+    const refused = await runWq(['results', '--problem', 'classic', '--import', badFile], fresh);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('import refused, nothing written (2 bad lines)');
+    expect(refused.stderr).toContain(
+      `line ${q9 + 1}: Q(9) = ${CLASSIC_QUEENS[8]} (unique ${UNIQUE_QUEENS[8]}), but its ${classicUnits(9).length} units add up to ${BigInt(CLASSIC_QUEENS[8] ?? 0) + 8n}`,
+    );
+    expect(refused.stderr).toContain(
+      `line ${q10 + 1}: Q(10) = 725 disagrees with the published ${CLASSIC_QUEENS[9]} (OEIS A000170)`,
+    );
+    const none = await runWq(['results', '9-10', '--problem', 'classic', '--json'], fresh);
+    expect(none.stdout).toBe('{"n":9,"Q":null,"unique":null}\n{"n":10,"Q":null,"unique":null}\n');
+
+    // The changed unit against the store that holds the good one: a conflict.
+    const conflictFile = join(dir, 'classic-conflict.jsonl');
+    writeFileSync(conflictFile, [bad[unitLine]].join('\n') + '\n');
+    const conflict = await runWq(
+      ['results', '--problem', 'classic', '--import', conflictFile],
+      target9,
+    );
+    expect(conflict.code).toBe(2);
+    expect(conflict.stderr).toMatch(
+      /line 1: unit \S+ of Q\(9\) counts \d+ boards in \d+ classes here but \d+ boards/,
+    );
+  }, 60_000);
 });

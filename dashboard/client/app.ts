@@ -148,7 +148,7 @@ function sweepCard(sweep: SweepView): HTMLElement {
       h(
         'span',
         { class: 'sweep-facts' },
-        h('span', {}, `n = ${nsLabel(sweep.ns)}`),
+        h('span', {}, `${sweep.problem === 'classic' ? 'classic ' : ''}n = ${nsLabel(sweep.ns)}`),
         h('span', {}, `${sweep.done}/${sweep.total} n done`),
         h('span', {}, `${sweep.unitsDone}/${sweep.units} units`),
         h('span', {}, `elapsed ${duration(sweep.elapsedSeconds)}`),
@@ -233,7 +233,11 @@ function sizeRow(sweep: SweepView, size: SizeView): HTMLElement {
       h(
         'span',
         { class: 'size-S', title: size.reason ?? '' },
-        size.S !== null ? `S = ${grouped(size.S)}` : (size.reason ?? ''),
+        size.S !== null
+          ? `S = ${grouped(size.S)}`
+          : size.Q !== null
+            ? `Q = ${grouped(size.Q)}, unique = ${grouped(size.unique ?? '')}`
+            : (size.reason ?? ''),
       ),
     ),
     depthTable(size.depths),

@@ -70,6 +70,7 @@ function sweepView(p: SweepProgress): SweepView {
   const { sweep } = p;
   return {
     id: sweep.id,
+    problem: sweep.problem ?? 'weak',
     createdAt: sweep.createdAt,
     cancelledAt: sweep.cancelledAt ?? null,
     targetSeconds: sweep.targetSeconds,
@@ -101,6 +102,8 @@ function sizeView(s: SizeProgress): SizeView {
     unitsDone: s.unitsDone,
     units: s.units,
     S: s.S ?? null,
+    Q: s.Q ?? null,
+    unique: s.unique ?? null,
     reason: s.state === 'failed' ? (s.reason ?? 'failed') : null,
     depths: s.depths ?? [],
   };

@@ -21,8 +21,11 @@ export interface SizeView {
   readonly status: DepthStatus;
   readonly unitsDone: number;
   readonly units: number;
-  /** S(n) once done. */
+  /** S(n) once done (a weak sweep). */
   readonly S: string | null;
+  /** Q(n) and the unique count once done (a classic sweep). */
+  readonly Q: string | null;
+  readonly unique: string | null;
   readonly reason: string | null;
   readonly depths: readonly DepthView[];
 }
@@ -35,6 +38,8 @@ type SweepTotals = Pick<
 
 export interface SweepView extends SweepTotals {
   readonly id: string;
+  /** `weak` (N(n, D) and S(n)) or `classic` (Q(n) and the unique count). */
+  readonly problem: 'weak' | 'classic';
   readonly createdAt: string;
   readonly cancelledAt: string | null;
   readonly targetSeconds: number;

@@ -115,12 +115,21 @@ describe('when a sweep runs on a worker', () => {
   it('shows classic results in their own list, exact decimal strings', async () => {
     expect((await http(base, '/api/results/classic')).json()).toEqual({ results: [] });
     const client = new PipelineClient(config);
+    let classicId = '';
     try {
-      await client.submitClassic([8, 10]);
+      classicId = (await client.submitClassic([8, 10])).sweepId;
       await client.waitForClassic([8, 10], { timeoutMs: 30_000 });
     } finally {
       await client.close();
     }
+    // The classic sweep is listed with the weak ones, done, with its counts.
+    const listed = (await http(base, `/api/sweeps/${classicId}`)).json<SweepView>();
+    expect(listed.problem).toBe('classic');
+    expect(listed.status).toBe('done');
+    expect(listed.sizes.map(({ n, S, Q, unique }) => ({ n, S, Q, unique }))).toEqual([
+      { n: 8, S: null, Q: CLASSIC_QUEENS[7], unique: UNIQUE_QUEENS[7] },
+      { n: 10, S: null, Q: CLASSIC_QUEENS[9], unique: UNIQUE_QUEENS[9] },
+    ]);
     const { results } = (await http(base, '/api/results/classic')).json<{
       results: { n: number; Q: string; unique: string; units: number }[];
     }>();
@@ -177,7 +186,8 @@ describe('when a sweep runs on a worker', () => {
       const firsts = await Promise.all(streams.map((s) => s.next()));
       for (const first of firsts) {
         expect(first.event).toBe('snapshot');
-        expect((JSON.parse(first.data) as Snapshot).sweeps[0]?.id).toBe(sweepId);
+        // The weak sweep, behind the classic one submitted after it.
+        expect((JSON.parse(first.data) as Snapshot).sweeps.map((s) => s.id)).toContain(sweepId);
       }
       await new Promise((r) => setTimeout(r, 1000));
       // pollMs is 200: one loop makes about 5 reads a second, three loops would make 15.

@@ -1,7 +1,6 @@
 // How classic results are printed: one JSON line per n (`{"n":16,"Q":"14772512","unique":"1846955"}`)
 // or a table that says whether each value agrees with its published sequence.
 import { CLASSIC_QUEENS, type ClassicResult, UNIQUE_QUEENS } from '@weak-queens/shared/contracts';
-import type { PipelineClient } from '@weak-queens/shared/client';
 
 export function classicJsonLine(n: number, result: ClassicResult | undefined): string {
   return JSON.stringify({ n, Q: result?.Q ?? null, unique: result?.unique ?? null });
@@ -34,28 +33,4 @@ export function classicTable(
   const line = (cells: readonly string[]): string =>
     cells.map((c, i) => (i < 3 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ');
   return [line(header), ...rows.map(line)].map((l) => l.trimEnd() + '\n').join('');
-}
-
-/**
- * The export of classic results: per n, one line per unit (first and second counts) with its
- * class and subtotals, then the n's result; every line says `problem: "classic"`, so the weak
- * lines' format is untouched.
- */
-export async function classicExportLines(
-  client: PipelineClient,
-  ns: readonly number[] | undefined,
-): Promise<string[]> {
-  const results = await client.classicResults(ns ?? []);
-  const sizes = ns ?? [...results.keys()];
-  const lines: string[] = [];
-  for (const n of sizes) {
-    for (const role of [undefined, 'check'] as const) {
-      const units = [...(await client.classic.units(n, role)).values()];
-      units.sort((a, b) => (a.unit < b.unit ? -1 : a.unit > b.unit ? 1 : 0));
-      for (const unit of units) lines.push(JSON.stringify({ problem: 'classic', ...unit }) + '\n');
-    }
-    const result = results.get(n);
-    if (result) lines.push(JSON.stringify({ problem: 'classic', ...result }) + '\n');
-  }
-  return lines;
 }

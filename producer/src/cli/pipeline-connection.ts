@@ -3,7 +3,7 @@
 // first: a few tries with one line per change of what is wrong, then a clear error, instead of
 // BullMQ's endless reconnects (a CLI must end) or a silent database 0.
 import type { PipelineClient, RedisUnavailableError } from '@weak-queens/shared/client';
-import type { WqConfig } from '@weak-queens/shared/contracts';
+import { compileConfig, type WqConfig } from '@weak-queens/shared/contracts';
 
 /** Probes before a command gives up on Redis: about 4 s of pauses in all. */
 export const REDIS_ATTEMPTS = 5;
@@ -27,4 +27,17 @@ export async function openPipelineClient(
   });
   if (shown !== undefined) stderr.write(`wq ${command}: Redis at ${config.redisUrl} answers now\n`);
   return new Client(config);
+}
+
+/** Runs `work` with a client opened for `command` (from the environment), closed after. */
+export async function withPipelineClient<T>(
+  command: string,
+  work: (client: PipelineClient) => Promise<T>,
+): Promise<T> {
+  const client = await openPipelineClient(compileConfig(), command);
+  try {
+    return await work(client);
+  } finally {
+    await client.close();
+  }
 }

@@ -30,6 +30,15 @@ return 0
 
 export type PutClassicOutcome = 'stored' | 'duplicate' | 'conflict';
 
+/** What the store holds of one classic n, for progress: its result, or how far its units are. */
+export interface StoredClassicSize {
+  readonly result?: ClassicResult;
+  /** Units with a first count stored. */
+  readonly unitsDone: number;
+  /** Units with a second count stored (a verified sweep). */
+  readonly checksDone: number;
+}
+
 export class ClassicResultStore {
   readonly keys: ClassicStoreKeys;
 
@@ -92,6 +101,42 @@ export class ClassicResultStore {
       });
     }
     return new Map([...out].sort(([a], [b]) => a - b));
+  }
+
+  /** Results and stored unit counts of `ns`, in one round trip. */
+  async progress(ns: readonly number[]): Promise<Map<number, StoredClassicSize>> {
+    const out = new Map<number, StoredClassicSize>();
+    if (ns.length === 0) return out;
+    const read = this.redis.pipeline().hmget(this.keys.results, ...ns.map(String));
+    for (const n of ns) read.hlen(this.keys.units(n)).hlen(this.keys.units(n, 'check'));
+    const replies = (await read.exec()) ?? [];
+    const results = (replies[0]?.[1] ?? []) as (string | null)[];
+    ns.forEach((n, i) => {
+      const raw = results[i];
+      const result = typeof raw === 'string' ? parseClassicResult(JSON.parse(raw)) : undefined;
+      out.set(n, {
+        ...(result?.n === n ? { result } : {}),
+        unitsDone: Number(replies[1 + 2 * i]?.[1] ?? 0),
+        checksDone: Number(replies[2 + 2 * i]?.[1] ?? 0),
+      });
+    });
+    return out;
+  }
+
+  /**
+   * Writes records brought from another store (`wq results --problem classic --import`,
+   * checked beforehand against this store): one transaction, so a crash leaves all or none.
+   */
+  async importRecords(
+    units: readonly ClassicUnitResult[],
+    results: readonly ClassicResult[],
+  ): Promise<void> {
+    const write = this.redis.multi();
+    for (const unit of units)
+      write.hset(this.keys.units(unit.n, unit.role), unit.unit, JSON.stringify(unit));
+    for (const result of results)
+      write.hset(this.keys.results, String(result.n), JSON.stringify(result));
+    await write.exec();
   }
 
   /** Units counted twice with different subtotals, as `n:role:unit:worker` → the second count. */

@@ -89,6 +89,12 @@ export {
 } from './result-transfer.js';
 export { ClassicResultStore, type PutClassicOutcome } from './classic-result-store.js';
 export {
+  CLASSIC_TRANSFER_PROBLEM,
+  type ClassicImportSummary,
+  classicExportLines,
+  importClassicResults,
+} from './classic-transfer.js';
+export {
   type ClassicPlanOptions,
   type PlannedClassic,
   planClassic,

@@ -277,6 +277,7 @@ export class PipelineClient {
       this.store,
       this.registry,
       this.progressQueues,
+      this.classic,
     );
     return this.reader;
   }
@@ -524,28 +525,55 @@ export class PipelineClient {
   ): Promise<{ removed: number[]; left: number[] }> {
     const sweep = await this.registry.get(sweepId);
     await this.registry.save({ ...sweep, cancelledAt: new Date().toISOString() });
-    const sums = await this.store.sums(sweep.ns);
-    const pending = sweep.ns.filter((n) => !sums.has(n));
-    return this.removeSizes(pending, options.timeoutMs ?? 60_000);
+    return this.removeSizes(sweep, await this.unfinished(sweep), options.timeoutMs ?? 60_000);
   }
 
   /** Re-runs what a sweep is missing: failed or cancelled n are removed and planned again. */
-  async retry(sweepId: string, options: { timeoutMs?: number } = {}): Promise<SweepSubmission> {
+  async retry(
+    sweepId: string,
+    options: { timeoutMs?: number } = {},
+  ): Promise<{ readonly added: number }> {
     const progress = await this.progressReader.sweep(sweepId);
-    const { sweep } = progress;
     const broken = progress.sizes.filter((s) => s.state === 'failed').map((s) => s.n);
-    const { left } = await this.removeSizes(broken, options.timeoutMs ?? 60_000);
+    return this.resubmit(progress.sweep, broken, options.timeoutMs, 'not running');
+  }
+
+  /** The n of a sweep without a stored result (S(n), or Q(n) for a classic sweep). */
+  private async unfinished(sweep: SweepRecord): Promise<number[]> {
+    const stored =
+      sweep.problem === 'classic'
+        ? await this.classic.results(sweep.ns)
+        : await this.store.sums(sweep.ns);
+    return sweep.ns.filter((n) => !stored.has(n));
+  }
+
+  /**
+   * Takes `ns` of a sweep out of the queues and submits the sweep again under its id (stored
+   * results are skipped); an InvalidInputError when some of them are still running.
+   */
+  private async resubmit(
+    sweep: SweepRecord,
+    ns: readonly number[],
+    timeoutMs = 60_000,
+    expected: string,
+  ): Promise<SweepSubmission | ClassicSubmission> {
+    const { left } = await this.removeSizes(sweep, ns, timeoutMs);
     if (left.length) {
       throw new InvalidInputError(
         'sweep',
-        sweepId,
-        `a sweep whose n = ${left.join(', ')} are not running`,
+        sweep.id,
+        `a sweep whose n = ${left.join(', ')} are ${expected}`,
       );
+    }
+    const verify = sweep.verify ? { verify: true } : {};
+    if (sweep.problem === 'classic') {
+      const sample = sweep.sample === undefined ? {} : { sample: sweep.sample };
+      return this.submitClassic(sweep.ns, { sweepId: sweep.id, ...verify, ...sample });
     }
     return this.submit(sweep.ns, {
       targetSeconds: sweep.targetSeconds,
-      sweepId,
-      ...(sweep.verify ? { verify: true } : {}),
+      sweepId: sweep.id,
+      ...verify,
     });
   }
 
@@ -555,36 +583,34 @@ export class PipelineClient {
    * for a worker that has gone are split or counted otherwise. Stored results are kept and
    * skipped.
    */
-  async replan(sweepId: string, options: { timeoutMs?: number } = {}): Promise<SweepSubmission> {
+  async replan(
+    sweepId: string,
+    options: { timeoutMs?: number } = {},
+  ): Promise<SweepSubmission | ClassicSubmission> {
     const sweep = await this.registry.get(sweepId);
-    const sums = await this.store.sums(sweep.ns);
-    const pending = sweep.ns.filter((n) => !sums.has(n));
-    const { left } = await this.removeSizes(pending, options.timeoutMs ?? 60_000);
-    if (left.length) {
-      throw new InvalidInputError(
-        'sweep',
-        sweepId,
-        `a sweep whose units can be taken out of the queues (n = ${left.join(', ')} still running)`,
-      );
-    }
-    return this.submit(sweep.ns, {
-      targetSeconds: sweep.targetSeconds,
-      sweepId,
-      ...(sweep.verify ? { verify: true } : {}),
-    });
+    const pending = await this.unfinished(sweep);
+    return this.resubmit(
+      sweep,
+      pending,
+      options.timeoutMs,
+      'taken out of the queues (still running)',
+    );
   }
 
+  /** Removes the sum jobs of `ns` of a sweep with their flows (running units finish first). */
   private async removeSizes(
+    sweep: SweepRecord,
     ns: readonly number[],
     timeoutMs: number,
   ): Promise<{ removed: number[]; left: number[] }> {
+    const sumId = sweep.problem === 'classic' ? classicSumJobId : sumJobId;
     const deadline = Date.now() + timeoutMs;
     let left = [...ns];
     const removed: number[] = [];
     for (;;) {
       const still: number[] = [];
       for (const n of left) {
-        const id = sumJobId(n);
+        const id = sumId(n);
         if ((await this.queues.aggregate.getJobState(id)) === 'unknown') {
           removed.push(n);
         } else if ((await this.queues.aggregate.remove(id, { removeChildren: true })) === 1) {
@@ -699,6 +725,18 @@ export class PipelineClient {
       await this.flows.add(planned.flow);
       sizes.push({ n, outcome: 'added', jobs: planned.jobs, units });
     }
+    // Recorded as a weak sweep is, so wq status, cancel, retry and the dashboard follow it.
+    const existing = options.sweepId ? await this.registry.find(options.sweepId) : undefined;
+    await this.registry.save({
+      id: sweepId,
+      ns: [...ns],
+      createdAt: existing?.createdAt ?? new Date().toISOString(),
+      targetSeconds: this.config.targetSeconds,
+      units: Object.fromEntries(plans.map((p) => [String(p.n), p.units])),
+      problem: 'classic',
+      ...(options.verify ? { verify: true } : {}),
+      ...(options.sample !== undefined ? { sample: options.sample } : {}),
+    });
     return {
       sweepId,
       problem: 'classic',

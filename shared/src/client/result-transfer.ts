@@ -225,7 +225,13 @@ function parseLine(text: string): ParsedLine {
   }
   const { problem, ...fields } = value as Record<string, unknown>;
   if (problem !== TRANSFER_PROBLEM) {
-    throw new InvalidInputError('problem', problem ?? null, `"${TRANSFER_PROBLEM}"`);
+    throw new InvalidInputError(
+      'problem',
+      problem ?? null,
+      problem === 'classic'
+        ? `"${TRANSFER_PROBLEM}" (a classic export imports with --problem classic)`
+        : `"${TRANSFER_PROBLEM}"`,
+    );
   }
   if (fields.kind === 'unit') return parseUnitResult(fields);
   if (fields.kind === 'depth') return parseDepthResult(fields);

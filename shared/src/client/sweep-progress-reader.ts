@@ -6,6 +6,7 @@
 import type { Job, Queue } from 'bullmq';
 import type { RedisClient } from './connection.js';
 import {
+  classicSumJobId,
   depthJobId,
   type DepthResult,
   parseDepthJobData,
@@ -14,6 +15,7 @@ import {
   sumJobId,
 } from '../contracts/index.js';
 import { planUnits } from '../kernel/plan.js';
+import type { ClassicResultStore, StoredClassicSize } from './classic-result-store.js';
 import type { ResultStore, StoredSize } from './result-store.js';
 import type { SweepRecord, SweepRegistry } from './sweep-registry.js';
 
@@ -46,6 +48,9 @@ export interface SizeProgress {
   readonly unitsDone: number;
   readonly units: number;
   readonly S?: string;
+  /** A classic sweep's Q(n) (A000170) and unique count (A002562) once done. */
+  readonly Q?: string;
+  readonly unique?: string;
   readonly reason?: string;
   /** `wq status` only: the plan's expected seconds next to the measured ones. */
   readonly timing?: SizeTiming;
@@ -112,6 +117,8 @@ export interface ProgressReadOptions {
 
 /** Job ids the planner gives: `n14-d9`, `n14-d9-p…-u3`, and the second counts `n14-d9-v…`. */
 const JOB_ID = /^n(\d+)-d(\d+)(?:-v)?(?:-p[0-9a-f]+-u\d+)?$/;
+/** The classic planner's unit ids: `c16-3.7`, `c16-v-3.7`, `c3-all`; keyed `c:16` below. */
+const CLASSIC_JOB_ID = /^c(\d+)-/;
 
 /** Bounds on what one read takes from the queues, so many failures cannot slow it down. */
 const MAX_ACTIVE = 1000;
@@ -165,10 +172,11 @@ interface RunningUnit {
 
 /** What one read knows about the queues. */
 interface QueueState {
-  readonly sums: Map<number, { state: SumState; reason: string }>;
-  /** Running count jobs by `n:D`. */
+  /** By sum job id: `n16` (weak), `c16` (classic). */
+  readonly sums: Map<string, { state: SumState; reason: string }>;
+  /** Running count jobs by `n:D` (weak) or `c:n` (classic). */
   readonly running: Map<string, RunningUnit[]>;
-  /** The first failure by `n:D` (units before the depth sums above them: they say more). */
+  /** The first failure by `n:D` or `c:n` (units before the sums above them: they say more). */
   readonly failed: Map<string, string>;
 }
 
@@ -189,6 +197,7 @@ export class SweepProgressReader {
     private readonly store: ResultStore,
     private readonly registry: SweepRegistry,
     private readonly queues: ProgressQueues,
+    private readonly classic: ClassicResultStore,
   ) {}
 
   /** One sweep (an InvalidInputError naming the known sweeps when there is no such id). */
@@ -205,18 +214,28 @@ export class SweepProgressReader {
   ): Promise<SweepProgress[]> {
     if (sweeps.length === 0) return [];
     const now = options.now ?? Date.now();
-    const ns = [...new Set(sweeps.flatMap((s) => s.ns))];
+    const weak = sweeps.filter((s) => !isClassic(s));
+    const ns = [...new Set(weak.flatMap((s) => s.ns))];
+    const classicNs = [...new Set(sweeps.filter(isClassic).flatMap((s) => s.ns))];
     // Sent together on one connection, so Redis runs them in this order: the queues first. A sum
     // job completes only after S(n) is stored, so a sum job seen finished or gone here has its
     // S(n) in the store read that follows (unless it was withdrawn): never cancelled by a race.
-    const [queues, stored, doneAt] = await Promise.all([
-      this.queueState(ns),
+    const [queues, stored, classicStored, doneAt] = await Promise.all([
+      this.queueState([...ns.map(sumJobId), ...classicNs.map(classicSumJobId)]),
       this.store.progress(ns, { unitSeconds: options.depths ?? false }),
-      this.store.completionTimes(sweeps),
+      this.classic.progress(classicNs),
+      this.store.completionTimes(weak),
     ]);
     const plans = options.depths ? await this.depthPlans(stored) : new Map<string, DepthPlan>();
     const progress: SweepProgress[] = [];
     for (const sweep of sweeps) {
+      if (isClassic(sweep)) {
+        const sizes: SizeProgress[] = [];
+        for (const n of sweep.ns)
+          sizes.push(await this.classicSize(n, sweep, classicStored, queues));
+        progress.push(sweepProgress(sweep, sizes, classicDoneAt(sizes, classicStored), now));
+        continue;
+      }
       const sizes: SizeProgress[] = [];
       for (const n of sweep.ns) {
         const size = await this.size(n, sweep, stored.get(n), queues, plans, options, now);
@@ -225,6 +244,60 @@ export class SweepProgressReader {
       progress.push(sweepProgress(sweep, sizes, doneAt.get(sweep.id), now));
     }
     return progress;
+  }
+
+  /**
+   * One n of a classic sweep: done with Q(n) and the unique count once stored; else, as for
+   * S(n), its sum job (`c16`) decides between failed, cancelled and running.
+   */
+  private async classicSize(
+    n: number,
+    sweep: SweepRecord,
+    stored: Map<number, StoredClassicSize>,
+    queues: QueueState,
+  ): Promise<SizeProgress> {
+    const units = sweep.units[n] ?? 0;
+    const size = stored.get(n);
+    const result = size?.result;
+    // A verified sweep counts its sample twice: those jobs are part of its work too.
+    const checks = sweep.verify ? Math.min(sweep.sample ?? units, units) : 0;
+    if (result) {
+      return {
+        n,
+        state: 'done',
+        unitsDone: units + checks,
+        units: units + checks,
+        Q: result.Q,
+        unique: result.unique,
+      };
+    }
+    const unitsDone = Math.min(
+      (size?.unitsDone ?? 0) + (sweep.verify ? (size?.checksDone ?? 0) : 0),
+      units + checks,
+    );
+    const sum = queues.sums.get(classicSumJobId(n)) ?? { state: 'unknown', reason: '' };
+    let state: ProgressStatus;
+    let reason: string | undefined;
+    if (sum.state === 'failed') {
+      state = 'failed';
+      reason = /child \S+ failed/.test(sum.reason)
+        ? (queues.failed.get(`c:${n}`) ?? (await this.rootCause(sum.reason)))
+        : sum.reason || 'failed';
+    } else if (sum.state === 'completed') {
+      state = 'failed';
+      reason = `Q(${n}) is no longer in the result store; submit it again to recount it`;
+    } else if (sum.state === 'unknown') {
+      state = 'cancelled';
+    } else {
+      state = unitsDone > 0 || queues.running.has(`c:${n}`) ? 'running' : 'queued';
+    }
+    return {
+      n,
+      state,
+      unitsDone,
+      units: units + checks,
+      ...(reason === undefined ? {} : { reason }),
+    };
   }
 
   private async size(
@@ -259,7 +332,7 @@ export class SweepProgressReader {
       if (sweep.verify) counted += stored?.checkCounts[d] ?? 0;
     }
     const unitsDone = Math.min(counted, units);
-    const sum = queues.sums.get(n) ?? { state: 'unknown', reason: '' };
+    const sum = queues.sums.get(sumJobId(n)) ?? { state: 'unknown', reason: '' };
     let state: ProgressStatus;
     let reason: string | undefined;
     // Only the sum job decides: a failed unit fails its parents (failParentOnFailure), and a
@@ -303,7 +376,7 @@ export class SweepProgressReader {
     now: number,
   ): DepthProgress[] {
     const cancelled =
-      stored?.S === undefined && (queues.sums.get(n)?.state ?? 'unknown') === 'unknown';
+      stored?.S === undefined && (queues.sums.get(sumJobId(n))?.state ?? 'unknown') === 'unknown';
     const depths: DepthProgress[] = [];
     for (let d = 0; d < n; d++) {
       const result = stored?.depths.get(d);
@@ -372,8 +445,8 @@ export class SweepProgressReader {
     return undefined;
   }
 
-  /** Sum jobs, running units and failures of both queues: one script. */
-  private async queueState(ns: readonly number[]): Promise<QueueState> {
+  /** Sum jobs (by id), running units and failures of both queues: one script. */
+  private async queueState(sumIds: readonly string[]): Promise<QueueState> {
     const { count, aggregate } = this.queues;
     const reply = await this.redis.eval(
       QUEUE_STATE,
@@ -386,13 +459,13 @@ export class SweepProgressReader {
       String(MAX_FAILED),
       aggregate.toKey(''),
       count.toKey(''),
-      ...ns.map(sumJobId),
+      ...sumIds,
     );
     const [states, active, failedJobs] = (Array.isArray(reply) ? reply : []) as unknown[][];
-    const sums = new Map<number, { state: SumState; reason: string }>();
-    ns.forEach((n, i) => {
+    const sums = new Map<string, { state: SumState; reason: string }>();
+    sumIds.forEach((id, i) => {
       const [state, reason] = (states?.[i] ?? []) as unknown[];
-      sums.set(n, {
+      sums.set(id, {
         state: isSumState(state) ? state : 'unknown',
         reason: typeof reason === 'string' ? reason : '',
       });
@@ -550,9 +623,27 @@ function depthPlan(depthJob: unknown, unitJob: unknown): DepthPlan | undefined {
   return undefined;
 }
 
+/** `n:D` of a weak job, `c:n` of a classic one. */
 function depthKeyOf(id: unknown): string | undefined {
-  const match = typeof id === 'string' ? JOB_ID.exec(id) : null;
-  return match ? `${match[1]}:${match[2]}` : undefined;
+  if (typeof id !== 'string') return undefined;
+  const match = JOB_ID.exec(id);
+  if (match) return `${match[1]}:${match[2]}`;
+  const classic = CLASSIC_JOB_ID.exec(id);
+  return classic ? `c:${classic[1]}` : undefined;
+}
+
+function isClassic(sweep: SweepRecord): boolean {
+  return sweep.problem === 'classic';
+}
+
+/** When a classic sweep's last Q(n) was stored, once every n is. */
+function classicDoneAt(
+  sizes: readonly SizeProgress[],
+  stored: Map<number, StoredClassicSize>,
+): number | undefined {
+  if (!sizes.every((s) => s.state === 'done')) return undefined;
+  const times = sizes.map((s) => Date.parse(stored.get(s.n)?.result?.completedAt ?? ''));
+  return times.every(Number.isFinite) ? Math.max(...times) : undefined;
 }
 
 function isSumState(value: unknown): value is SumState {

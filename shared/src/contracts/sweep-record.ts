@@ -2,6 +2,7 @@
 // heartbeat); both are read back from Redis through these schemas.
 import * as v from 'valibot';
 import { SWEEP_ID } from './job-payloads.js';
+import { PROBLEMS } from './problems.js';
 import { record } from './schema.js';
 
 const count = v.message(v.pipe(v.number(), v.safeInteger(), v.minValue(0)), 'an integer ≥ 0');
@@ -31,6 +32,10 @@ export const SweepRecordSchema = record({
   cancelledAt: v.optional(v.string('an ISO time or absent')),
   /** Every (n, D) counted twice by different algorithms (`wq sweep --verify`). */
   verify: v.optional(v.boolean('true, false or absent')),
+  /** What the sweep computes; absent: `weak` (every sweep saved before problems existed). */
+  problem: v.optional(v.picklist(PROBLEMS, `one of ${PROBLEMS.join(', ')} or absent`)),
+  /** A classic sweep's sample of units counted a second time (`--sample`). */
+  sample: v.optional(v.message(v.pipe(v.number(), v.integer(), v.minValue(1)), 'units ≥ 1')),
 });
 export type SweepRecord = v.InferOutput<typeof SweepRecordSchema>;
 

@@ -1,23 +1,21 @@
 // `wq cancel <sweep>`: remove a sweep's unfinished work from the queues.
-import { compileConfig, InvalidInputError } from '@weak-queens/shared/contracts';
 import { defineCommand } from '../command.js';
-import { openPipelineClient } from '../pipeline-connection.js';
-import { SWEEP_ID } from './n-spec.js';
+import { withPipelineClient } from '../pipeline-connection.js';
+import { SWEEP_ID, sweepIdOf } from './n-spec.js';
 
 export const cancelCommand = defineCommand(
   {
     name: 'wq cancel',
     summary: "remove a sweep's unfinished jobs (stored results are kept)",
     description: `Waiting jobs are removed at once; units already running finish (their values are kept) and
-their parents are removed after them (up to 60 s). Exit 1 when some n is still running.`,
+their parents are removed after them (up to 60 s). Exit 1 when some n is still running.
+Weak and classic sweeps alike.`,
     positionals: [SWEEP_ID],
     options: {},
   },
   async ({ positionals }) => {
-    const id = positionals[0] ?? '';
-    if (!id) throw new InvalidInputError('sweep', id, SWEEP_ID.allowed);
-    const client = await openPipelineClient(compileConfig(), 'cancel');
-    try {
+    const id = sweepIdOf(positionals);
+    return withPipelineClient('cancel', async (client) => {
       await client.ping();
       const { removed, left } = await client.cancel(id);
       process.stdout.write(
@@ -26,8 +24,6 @@ their parents are removed after them (up to 60 s). Exit 1 when some n is still r
           '\n',
       );
       return left.length ? 1 : 0;
-    } finally {
-      await client.close();
-    }
+    });
   },
 );

@@ -1,5 +1,6 @@
 // The <ns> of the pipeline commands: one n spec.
 import type { PositionalDefinition } from '@weak-queens/shared/cli';
+import { InvalidInputError } from '@weak-queens/shared/contracts';
 import { MAX_N } from '@weak-queens/shared/kernel';
 
 export const N_SPEC: PositionalDefinition = {
@@ -12,3 +13,10 @@ export const SWEEP_ID: PositionalDefinition = {
   name: 'sweep',
   allowed: 'one sweep id (see wq status)',
 };
+
+/** The sweep id a command names (its first positional), or a clear error. */
+export function sweepIdOf(positionals: readonly string[]): string {
+  const id = positionals[0] ?? '';
+  if (!id) throw new InvalidInputError('sweep', id, SWEEP_ID.allowed);
+  return id;
+}

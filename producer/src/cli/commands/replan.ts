@@ -1,8 +1,7 @@
 // `wq replan <sweep>`: plan a sweep's unfinished work again for the workers live now.
-import { compileConfig, InvalidInputError } from '@weak-queens/shared/contracts';
 import { defineCommand } from '../command.js';
-import { openPipelineClient } from '../pipeline-connection.js';
-import { SWEEP_ID } from './n-spec.js';
+import { withPipelineClient } from '../pipeline-connection.js';
+import { SWEEP_ID, sweepIdOf } from './n-spec.js';
 
 export const replanCommand = defineCommand(
   {
@@ -16,19 +15,14 @@ already stored are kept and not counted again. Starting a worker large enough wo
     options: {},
   },
   async ({ positionals }) => {
-    const id = positionals[0] ?? '';
-    if (!id) throw new InvalidInputError('sweep', id, SWEEP_ID.allowed);
-    const client = await openPipelineClient(compileConfig(), 'replan');
-    try {
-      const submission = await client.replan(id);
+    const id = sweepIdOf(positionals);
+    return withPipelineClient('replan', async (client) => {
+      const { added, sizes } = await client.replan(id);
+      const outcomes = sizes.map((s) => `n=${s.n} ${s.outcome}`).join(', ');
       process.stdout.write(
-        `sweep ${id}: planned again for the live workers, ${submission.added} jobs added (${submission.sizes
-          .map((s) => `n=${s.n} ${s.outcome}`)
-          .join(', ')})\n`,
+        `sweep ${id}: planned again for the live workers, ${added} jobs added (${outcomes})\n`,
       );
       return 0;
-    } finally {
-      await client.close();
-    }
+    });
   },
 );

@@ -9,6 +9,7 @@ import {
   parseProblem,
   PROBLEMS,
 } from '@weak-queens/shared/contracts';
+import type { ImportRefusedError } from '@weak-queens/shared/client';
 import { defineCommand } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
 import { resultsTable } from '../results-table.js';
@@ -33,7 +34,7 @@ export const resultsCommand = defineCommand(
         value: 'name',
         allowed: PROBLEMS.join(' or '),
         description:
-          'weak (default) or classic: Q(n) and the classes, {"n":16,"Q":"…","unique":"…"} with --json;\nwith --export, every classic unit with its subtotals (problem: "classic")',
+          'weak (default) or classic: Q(n) and the classes, {"n":16,"Q":"…","unique":"…"} with --json;\nwith --export, every classic unit with its subtotals (problem: "classic"); --import loads them',
       },
       export: {
         type: 'string',
@@ -80,18 +81,24 @@ export const resultsCommand = defineCommand(
     const client = await openPipelineClient(compileConfig(), 'results');
     try {
       await client.ping();
+      const transfer = await import('@weak-queens/shared/client');
       if (problem === 'classic') {
-        if (values.import !== undefined || values.csv) {
-          throw new InvalidInputError('--problem', 'classic', 'with --json, --export or a table');
+        if (values.csv) {
+          throw new InvalidInputError(
+            '--problem',
+            'classic',
+            'with --json, --export, --import or a table',
+          );
         }
         const output = await import('../classic-output.js');
+        if (values.import !== undefined) {
+          return await importFile(values.import, transfer.ImportRefusedError, async (lines) => {
+            const summary = await transfer.importClassicResults(client.classic, lines);
+            return `imported ${summary.results} Q(n), ${summary.units} units (${summary.alreadyStored} already stored with the same counts)`;
+          });
+        }
         if (values.export !== undefined) {
-          const lines = await output.classicExportLines(client, ns);
-          if (values.export === '-') process.stdout.write(lines.join(''));
-          else {
-            writeFileSync(values.export, lines.join(''));
-            process.stderr.write(`wrote ${lines.length} lines to ${values.export}\n`);
-          }
+          writeExport(values.export, await transfer.classicExportLines(client.classic, ns));
           return 0;
         }
         const results = await client.classicResults(ns ?? []);
@@ -102,34 +109,19 @@ export const resultsCommand = defineCommand(
         );
         return 0;
       }
-      const transfer = await import('@weak-queens/shared/client');
       if (values.import !== undefined) {
-        const text = readFileSync(values.import === '-' ? 0 : values.import, 'utf8');
-        try {
-          const summary = await transfer.importResults(client.store, text.split('\n'));
-          process.stdout.write(
+        return await importFile(values.import, transfer.ImportRefusedError, async (lines) => {
+          const summary = await transfer.importResults(client.store, lines);
+          return (
             `imported ${summary.sums} S(n), ${summary.depths} N(n, D), ${summary.units} units` +
-              ` (${summary.alreadyStored} already stored with the same value)\n`,
+            ` (${summary.alreadyStored} already stored with the same value)`
           );
-          return 0;
-        } catch (err) {
-          if (!(err instanceof transfer.ImportRefusedError)) throw err;
-          // Every refused line, with its number: the file must be fixed, not retried.
-          process.stderr.write(
-            `wq results: import refused, nothing written (${err.refused.length} bad lines)\n` +
-              err.refused.map((r) => `  line ${r.line}: ${r.reason}\n`).join(''),
-          );
-          return 2;
-        }
+        });
       }
       if (values.export !== undefined) {
         const lines: string[] = [];
         for await (const line of transfer.exportResults(client.store, ns)) lines.push(line);
-        if (values.export === '-') process.stdout.write(lines.join(''));
-        else writeFileSync(values.export, lines.join(''));
-        if (values.export !== '-') {
-          process.stderr.write(`wrote ${lines.length} lines to ${values.export}\n`);
-        }
+        writeExport(values.export, lines);
         return 0;
       }
       const results = await client.results(ns ?? []);
@@ -146,3 +138,36 @@ export const resultsCommand = defineCommand(
     }
   },
 );
+
+/** Writes export lines to a file (saying how many) or, for `-`, to stdout. */
+function writeExport(target: string, lines: readonly string[]): void {
+  if (target === '-') {
+    process.stdout.write(lines.join(''));
+    return;
+  }
+  writeFileSync(target, lines.join(''));
+  process.stderr.write(`wrote ${lines.length} lines to ${target}\n`);
+}
+
+/**
+ * Imports a file (or stdin for `-`) with `load`; a refused file prints every bad line with its
+ * number and exits 2: it must be fixed, not retried.
+ */
+async function importFile(
+  source: string,
+  Refused: typeof ImportRefusedError,
+  load: (lines: string[]) => Promise<string>,
+): Promise<number> {
+  const text = readFileSync(source === '-' ? 0 : source, 'utf8');
+  try {
+    process.stdout.write((await load(text.split('\n'))) + '\n');
+    return 0;
+  } catch (err) {
+    if (!(err instanceof Refused)) throw err;
+    process.stderr.write(
+      `wq results: import refused, nothing written (${err.refused.length} bad lines)\n` +
+        err.refused.map((r) => `  line ${r.line}: ${r.reason}\n`).join(''),
+    );
+    return 2;
+  }
+}

@@ -1,7 +1,6 @@
 // `wq status [--json]`: every sweep with n done/total and per-n progress, and the live workers.
-import { compileConfig } from '@weak-queens/shared/contracts';
 import { defineCommand } from '../command.js';
-import { openPipelineClient } from '../pipeline-connection.js';
+import { withPipelineClient } from '../pipeline-connection.js';
 import { formatBytes, unfitLines } from '../unfit-lines.js';
 
 export const statusCommand = defineCommand(
@@ -10,9 +9,8 @@ export const statusCommand = defineCommand(
     summary: 'show sweeps (n done/total, per-n progress) and live workers',
     options: { json: { type: 'boolean', description: 'the whole report as one JSON line' } },
   },
-  async ({ values }) => {
-    const client = await openPipelineClient(compileConfig(), 'status');
-    try {
+  async ({ values }) =>
+    withPipelineClient('status', async (client) => {
       await client.ping();
       const report = await client.status();
       if (values.json) {
@@ -22,13 +20,16 @@ export const statusCommand = defineCommand(
       const lines: string[] = [];
       for (const s of report.sweeps) {
         const cancelled = s.sweep.cancelledAt ? '  (cancelled)' : '';
+        const problem = s.sweep.problem === 'classic' ? '  classic' : '';
         lines.push(
-          `sweep ${s.sweep.id}  ${s.sweep.createdAt}  n done ${s.done}/${s.total}  units ${s.unitsDone}/${s.units}${cancelled}`,
+          `sweep ${s.sweep.id}${problem}  ${s.sweep.createdAt}  n done ${s.done}/${s.total}  units ${s.unitsDone}/${s.units}${cancelled}`,
         );
         for (const size of s.sizes) {
+          const result =
+            size.Q !== undefined ? `Q = ${size.Q}  unique = ${size.unique}` : `S = ${size.S}`;
           const detail =
             size.state === 'done'
-              ? `S = ${size.S}`
+              ? result
               : `${size.unitsDone}/${size.units} units${size.reason ? `  ${size.reason}` : ''}`;
           lines.push(`  n = ${String(size.n).padStart(2)}  ${size.state.padEnd(9)}  ${detail}`);
         }
@@ -51,8 +52,5 @@ export const statusCommand = defineCommand(
       }
       process.stdout.write(lines.join('\n') + '\n');
       return 0;
-    } finally {
-      await client.close();
-    }
-  },
+    }),
 );
