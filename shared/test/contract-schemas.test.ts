@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import {
   compileConfig,
   DisagreementSchema,
+  parseClassicSumJobData,
+  parseClassicUnitJobData,
+  parseClassicUnitResult,
   parseDepthJobData,
   parseJson,
   parseSumChild,
@@ -159,5 +162,72 @@ describe('when the environment is compiled', () => {
     expect(() => compileConfig({ WQ_LOCK_MS: 'soon' })).toThrow(
       'WQ_LOCK_MS: "soon" is not allowed; expected an integer of milliseconds from 500 to 3600000',
     );
+  });
+});
+
+describe('when a classic job or result is parsed', () => {
+  const UNIT_JOB = { problem: 'classic', sweepId: 'c-lx3k2a', n: 8, unit: '1.3', method: 'pruned' };
+  const SUM_JOB = {
+    problem: 'classic',
+    sweepId: 'c-lx3k2a',
+    n: 8,
+    unitKeys: ['0.2', '1.3'],
+    checkKeys: ['1.3'],
+  };
+  const UNIT_RESULT = {
+    kind: 'classic-unit',
+    n: 8,
+    unit: '1.3',
+    method: 'images',
+    boards: '16',
+    classes: '2',
+    seconds: 0.01,
+    worker: 'host-1',
+    sweepId: 'c-lx3k2a',
+    role: 'check',
+  };
+
+  it('returns the fields it knows', () => {
+    expect(parseClassicUnitJobData({ ...UNIT_JOB, priority: 1 })).toEqual(UNIT_JOB);
+    expect(parseClassicSumJobData(SUM_JOB)).toEqual(SUM_JOB);
+    expect(parseClassicUnitResult(UNIT_RESULT)).toEqual(UNIT_RESULT);
+  });
+
+  it('judges the board first, then each unit key against the units of that board', () => {
+    const cases: [() => unknown, string][] = [
+      [
+        () => parseClassicUnitJobData({ ...UNIT_JOB, n: 40, unit: 'x' }),
+        'classic unit job.n: 40 is not allowed; expected an integer from 1 to 32',
+      ],
+      [
+        () => parseClassicUnitJobData({ ...UNIT_JOB, unit: '5.0' }),
+        'classic unit job.unit: "5.0" is not allowed; expected a unit of Q(8) such as "0.2" or "3.7"',
+      ],
+      [
+        () => parseClassicUnitJobData({ ...UNIT_JOB, problem: 'weak' }),
+        'classic unit job.problem: "weak" is not allowed; expected "classic"',
+      ],
+      [
+        () => parseClassicUnitJobData({ ...UNIT_JOB, method: 'fast' }),
+        'classic unit job.method: "fast" is not allowed; expected pruned or images',
+      ],
+      [
+        () => parseClassicSumJobData({ ...SUM_JOB, unitKeys: ['1.3', '1.3'] }),
+        'classic sum job.unitKeys: ["1.3","1.3"] is not allowed; expected distinct unit keys',
+      ],
+      [
+        () => parseClassicSumJobData({ ...SUM_JOB, unitKeys: [] }),
+        'classic sum job.unitKeys: [] is not allowed; expected every unit of Q(n), at least one',
+      ],
+      [
+        () => parseClassicSumJobData({ ...SUM_JOB, checkKeys: ['2.4'] }),
+        'classic sum job.checkKeys: ["2.4"] is not allowed; expected a subset of unitKeys',
+      ],
+      [
+        () => parseClassicUnitResult({ ...UNIT_RESULT, boards: '1e3' }),
+        'classic unit result.boards: "1e3" is not allowed; expected a decimal string',
+      ],
+    ];
+    for (const [parse, message] of cases) expect(parse).toThrow(message);
   });
 });
