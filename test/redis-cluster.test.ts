@@ -173,3 +173,39 @@ describe.skipIf(unavailable !== undefined)('when the pipeline runs on a Redis Cl
     }
   }, 300_000);
 });
+
+describe.skipIf(unavailable !== undefined)('when the Redis Cluster asks for a password', () => {
+  const password = 'cluster-secret';
+  let cluster: RedisCluster;
+  let workers: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    cluster = await RedisCluster.start({ masters: 3, replicasPerMaster: 0, password });
+  }, 90_000);
+
+  afterAll(async () => {
+    await stopWorkers(workers);
+    await cluster?.stop();
+  });
+
+  it('takes the password from REDIS_URL, sweeps exactly, and names a wrong one (exit 2)', async () => {
+    const prefix = uniquePrefix('cluster-auth');
+    const seed = cluster.nodes[0]?.port ?? 0;
+    const env = (secret: string) => ({
+      url: `redis://:${secret}@127.0.0.1:${seed}`,
+      prefix,
+      REDIS_CLUSTER_NODES: cluster.seeds,
+    });
+    workers = [startWorker({ ...env(password), env: { REDIS_CLUSTER_NODES: cluster.seeds } })];
+    const sweep = await runWq(['sweep', '1-10', '--wait', '--json'], env(password));
+    expect(sweep.code, sweep.stderr).toBe(0);
+    expect(sumLines(sweep.stdout)).toEqual(range(1, 10).map((n) => [n, KNOWN_S[n - 1]]));
+
+    const wrong = await runWq(['status'], env('not-it'));
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('expected a user and password this Redis accepts (WRONGPASS');
+    const none = await runWq(['status'], { ...env(password), url: '' });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('(NOAUTH Authentication required.)');
+  }, 120_000);
+});

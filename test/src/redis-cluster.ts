@@ -16,6 +16,8 @@ export interface RedisClusterOptions {
   readonly replicasPerMaster?: number;
   /** cluster-node-timeout: how long a silent master waits before its replica takes over. */
   readonly nodeTimeoutMs?: number;
+  /** requirepass (and masterauth) of every node: clients must AUTH. */
+  readonly password?: string;
 }
 
 export interface ClusterNodeProcess {
@@ -40,6 +42,8 @@ export class RedisCluster {
   private constructor(
     private readonly dir: string,
     readonly nodes: readonly ClusterNodeProcess[],
+    private readonly password?: string,
+    private readonly withReplicas = true,
   ) {}
 
   /** `host:port,…` of every node, as REDIS_CLUSTER_NODES takes them. */
@@ -52,7 +56,10 @@ export class RedisCluster {
     const replicas = options.replicasPerMaster ?? 1;
     const dir = mkdtempSync(join(tmpdir(), 'wq-cluster-'));
     const nodes: ClusterNodeProcess[] = [];
-    const cluster = new RedisCluster(dir, nodes);
+    const { password } = options;
+    const cluster = new RedisCluster(dir, nodes, password, replicas > 0);
+    const auth =
+      password === undefined ? [] : ['--requirepass', password, '--masterauth', password];
     try {
       for (let i = 0; i < masters * (1 + replicas); i++) {
         const port = await freeClusterPort();
@@ -77,13 +84,15 @@ export class RedisCluster {
             'no',
             '--save',
             '',
+            ...auth,
           ],
           { stdio: ['ignore', 'ignore', 'inherit'] },
         );
         nodes.push({ port, process: child });
-        await until(`redis-server on port ${port}`, () => answers(port), 10_000, 50);
+        await until(`redis-server on port ${port}`, () => answers(port, password), 10_000, 50);
       }
       await run('redis-cli', [
+        ...(password === undefined ? [] : ['-a', password, '--no-auth-warning']),
         '--cluster',
         'create',
         ...nodes.map((n) => `127.0.0.1:${n.port}`),
@@ -100,7 +109,7 @@ export class RedisCluster {
   }
 
   /**
-   * Every live node says `cluster_state:ok`, and every master it knows of has a replica that is
+   * Every live node says `cluster_state:ok`, and (when started with replicas) every master it knows of has a replica that is
    * connected to it (so a failover has someone to promote).
    */
   async healthy(): Promise<boolean> {
@@ -111,8 +120,11 @@ export class RedisCluster {
     }
     const table = await this.table(live[0]?.port ?? 0);
     const masters = table.filter((e) => e.flags.includes('master') && !e.flags.includes('fail'));
-    return masters.every((m) =>
-      table.some((e) => e.master === m.id && e.flags.includes('slave') && e.linkUp),
+    return (
+      !this.withReplicas ||
+      masters.every((m) =>
+        table.some((e) => e.master === m.id && e.flags.includes('slave') && e.linkUp),
+      )
     );
   }
 
@@ -157,6 +169,7 @@ export class RedisCluster {
       host: '127.0.0.1',
       lazyConnect: true,
       maxRetriesPerRequest: 0,
+      ...(this.password === undefined ? {} : { password: this.password }),
     });
     redis.on('error', () => undefined);
     try {
@@ -202,8 +215,14 @@ function parseClusterNodes(text: string): NodeEntry[] {
     });
 }
 
-async function answers(port: number): Promise<boolean> {
-  const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0 });
+async function answers(port: number, password?: string): Promise<boolean> {
+  const redis = new Redis({
+    port,
+    host: '127.0.0.1',
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    ...(password === undefined ? {} : { password }),
+  });
   redis.on('error', () => undefined);
   try {
     await redis.connect();

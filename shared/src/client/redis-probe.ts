@@ -76,7 +76,13 @@ export async function probeRedis(config: WqConfig, timeoutMs = 3000): Promise<vo
     if (db !== 0) await selectDatabase(redis, config);
   } catch (err) {
     if (err instanceof InvalidInputError) throw err;
-    const errors = [...seen, err].map((e) => classify(config, e));
+    // ioredis says only "None of startup nodes is available"; why (WRONGPASS, NOAUTH) is in
+    // the error of the last node it tried.
+    const causes = [...seen, err].flatMap((e) => {
+      const last = (e as { lastNodeError?: unknown } | null)?.lastNodeError;
+      return last === undefined ? [e] : [last, e];
+    });
+    const errors = causes.map((e) => classify(config, e));
     throw (
       errors.find((e) => e instanceof InvalidInputError) ??
       errors.find((e) => e instanceof RedisUnavailableError && e.problem === 'not-redis') ??
@@ -125,7 +131,13 @@ async function probeCluster(config: WqConfig, timeoutMs: number): Promise<void> 
     await cluster.exists(`${config.prefix}:probe`);
   } catch (err) {
     if (err instanceof InvalidInputError) throw err;
-    const errors = [...seen, err].map((e) => classify(config, e));
+    // ioredis says only "None of startup nodes is available"; why (WRONGPASS, NOAUTH) is in
+    // the error of the last node it tried.
+    const causes = [...seen, err].flatMap((e) => {
+      const last = (e as { lastNodeError?: unknown } | null)?.lastNodeError;
+      return last === undefined ? [e] : [last, e];
+    });
+    const errors = causes.map((e) => classify(config, e));
     throw errors.find((e) => e instanceof InvalidInputError) ?? classify(config, err);
   } finally {
     cluster.disconnect();
