@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { KNOWN_S } from '@weak-queens/shared/contracts';
+import { N3_TABLE_LINES, N4_TABLE_LINES } from './results-tables.js';
 
 const WQ = fileURLToPath(new URL('../bin/wq.js', import.meta.url));
 
@@ -245,25 +246,7 @@ describe.concurrent('when computing N(n, D) and S(n)', () => {
   it('prints a right-aligned table without --json', async () => {
     const run = await wq('compute', '3-4', '--threads', '1');
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe(
-      [
-        'n = 3',
-        '   D  N(3, D)',
-        '   0       27',
-        '   1        2',
-        '   2        0',
-        'S(3)       29',
-        '',
-        'n = 4',
-        '   D  N(4, D)',
-        '   0      256',
-        '   1       16',
-        '   2        2',
-        '   3        2',
-        'S(4)      276',
-        '',
-      ].join('\n'),
-    );
+    expect(run.stdout).toBe([...N3_TABLE_LINES, '', ...N4_TABLE_LINES, ''].join('\n'));
   });
 
   it('gives sizes of a list in increasing order', async () => {
