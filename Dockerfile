@@ -16,16 +16,9 @@ RUN npm ci --omit=dev --ignore-scripts \
       --workspace=@weak-queens/shared --workspace=@weak-queens/producer \
       --workspace=@weak-queens/worker --workspace=@weak-queens/dashboard
 
-# Every dependency, the sources, and the compiled packages.
-FROM node:20-bookworm-slim AS build
-WORKDIR /app
-COPY package.json package-lock.json ./
-COPY shared/package.json shared/
-COPY producer/package.json producer/
-COPY worker/package.json worker/
-COPY dashboard/package.json dashboard/
-COPY test/package.json test/
-COPY bench/package.json bench/
+# Every dependency, the sources, and the compiled packages. It starts from `deps` for its
+# manifests (one list of them to keep); npm ci then installs anew, dev dependencies included.
+FROM deps AS build
 RUN npm ci --ignore-scripts
 COPY tsconfig.json turbo.json ./
 COPY shared/ shared/

@@ -15,26 +15,24 @@ import {
 } from './src/index.js';
 
 describe('when the same unit is delivered twice', () => {
-  const redis = faultPipelineFixture();
-  const { workers } = redis;
-  const pipeline = (label: string) => redis.pipeline(label);
+  const faults = faultPipelineFixture();
 
   it('counts a unit once when its frozen worker finishes it after another did', async () => {
-    const { prefix, client, count } = pipeline('frozen');
+    const { prefix, client, count } = faults.pipeline('frozen');
     // What each worker says about N(14, 8), by pid.
     const said: { pid: number; msg: unknown }[] = [];
     for (let i = 0; i < 2; i++) {
       const worker = startWorker({
-        url: redis.url,
+        url: faults.url,
         prefix,
         env: { ...FAST_STALLS },
         onLog: (entry) => {
           if (entry.job === 'n14-d8') said.push({ pid: entry.pid as number, msg: entry.msg });
         },
       });
-      workers.push(worker);
+      faults.workers.push(worker);
     }
-    await keepTransferAt14x8(redis.url, prefix);
+    await keepTransferAt14x8(faults.url, prefix);
     const { sweep } = await client.submit([14]);
 
     let frozenPid: number | undefined;
@@ -50,7 +48,7 @@ describe('when the same unit is delivered twice', () => {
       frozenPid = pidOfWorkerName(job?.processedBy);
       return frozenPid !== undefined;
     });
-    const frozen = workers.find((w) => w.pid === frozenPid) as ChildProcess;
+    const frozen = faults.workers.find((w) => w.pid === frozenPid) as ChildProcess;
     // SIGSTOP: the worker is alive but silent, so its lock lapses and the unit is re-run.
     frozen.kill('SIGSTOP');
     await client.waitFor(sweep.id);
@@ -84,7 +82,7 @@ describe('when the same unit is delivered twice', () => {
   });
 
   it('counts a unit once when a second job for it joins the same N(n, D)', async () => {
-    const { prefix, client, count, spawn } = pipeline('twice');
+    const { prefix, client, count, spawn } = faults.pipeline('twice');
     // No worker yet, so the duplicate joins while N(12, 9) still waits for its units.
     // Units of about 10 ms, so that N(12, 9) is split; its unit 0's id names its plan.
     const { sweep } = await client.submit([12], { targetSeconds: 0.01 });

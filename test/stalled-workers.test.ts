@@ -19,13 +19,11 @@ import {
 } from './src/index.js';
 
 describe('when worker processes are killed with SIGKILL', () => {
-  const redis = faultPipelineFixture();
-  const { workers } = redis;
-  const pipeline = (label: string) => redis.pipeline(label);
+  const faults = faultPipelineFixture();
 
   it('has another worker finish a unit whose worker died in the middle of it', async () => {
-    const { prefix, client, count, spawn } = pipeline('kill-one');
-    await keepTransferAt14x8(redis.url, prefix);
+    const { prefix, client, count, spawn } = faults.pipeline('kill-one');
+    await keepTransferAt14x8(faults.url, prefix);
     spawn();
     spawn();
     const ns = [13, 14];
@@ -40,7 +38,7 @@ describe('when worker processes are killed with SIGKILL', () => {
       victimPid = pidOfWorkerName(job?.processedBy);
       return victimPid !== undefined;
     });
-    const victim = workers.find((w) => w.pid === victimPid);
+    const victim = faults.workers.find((w) => w.pid === victimPid);
     expect(victim, `a worker with pid ${victimPid}`).toBeDefined();
     await killHard(victim as ChildProcess);
     // Killed in the middle: the unit has no value yet and is still held by the dead worker.
@@ -57,14 +55,14 @@ describe('when worker processes are killed with SIGKILL', () => {
     const results = await client.results(ns);
     expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownSums(ns));
 
-    const survivor = workers.find((w) => w !== victim);
+    const survivor = faults.workers.find((w) => w !== victim);
     const unit = (await client.store.units(14, 8)).get('*');
     expect(unit?.worker).toMatch(new RegExp(`-${survivor?.pid}$`));
     expect(unit?.value).toBe(baselineN(14, 8));
   });
 
   it('finishes the sweep on new workers without recomputing any stored unit', async () => {
-    const { client, spawn } = pipeline('kill-all');
+    const { client, spawn } = faults.pipeline('kill-all');
     const first = [spawn(), spawn()];
     const ns = Array.from({ length: 14 }, (_, i) => i + 1);
     const { sweep } = await client.submit(ns);
@@ -107,14 +105,14 @@ describe('when worker processes are killed with SIGKILL', () => {
     expect(config.stalledIntervalMs).toBe(1000);
     const bound = config.lockMs + config.stalledIntervalMs;
     const prefix = uniquePrefix('bound');
-    const queue = new Queue(QUEUE_NAMES.count, { connection: { url: redis.url }, prefix });
-    redis.defer(async () => {
+    const queue = new Queue(QUEUE_NAMES.count, { connection: { url: faults.url }, prefix });
+    faults.defer(async () => {
       await queue.close();
-      await deletePrefix(redis.url, prefix);
+      await deletePrefix(faults.url, prefix);
     });
     // Classic 16-queens as one unit: Q(16) = 14772512, several seconds of DFS. Workers count
     // only planned units, so the plan of this one unit is recorded first.
-    const planId = await recordOneUnitPlan(redis.url, prefix, 16, 15);
+    const planId = await recordOneUnitPlan(faults.url, prefix, 16, 15);
     const data = {
       sweepId: 's-bound',
       n: 16,
@@ -127,7 +125,7 @@ describe('when worker processes are killed with SIGKILL', () => {
       whole: true,
     };
     await queue.add('unit', data, { jobId: 'n16-d15', attempts: 1 });
-    workers.push(startWorker({ url: redis.url, prefix, env }));
+    faults.workers.push(startWorker({ url: faults.url, prefix, env }));
     let victimPid: number | undefined;
     await until('the unit to start', async () => {
       const job = await queue.getJob('n16-d15');
@@ -135,9 +133,9 @@ describe('when worker processes are killed with SIGKILL', () => {
         (await job?.getState()) === 'active' ? pidOfWorkerName(job?.processedBy) : undefined;
       return victimPid !== undefined;
     });
-    workers.push(startWorker({ url: redis.url, prefix, env }));
+    faults.workers.push(startWorker({ url: faults.url, prefix, env }));
     await new Promise((r) => setTimeout(r, 500));
-    const victim = workers.find((w) => w.pid === victimPid) as ChildProcess;
+    const victim = faults.workers.find((w) => w.pid === victimPid) as ChildProcess;
     await killHard(victim);
     const killedAt = Date.now();
     await until(

@@ -1,22 +1,38 @@
 // `npm start` with a small sweep: private Redis, worker processes, results, clean exit.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KNOWN_S } from '@weak-queens/shared/contracts';
-import { until } from './src/index.js';
+import { spawnWatched, until } from './src/index.js';
 import { npmStartScript, runNpmStart } from './src/wq-cli.js';
 
 // S(1..10), from the shared list of published values.
 const S = KNOWN_S.slice(0, 10);
 
+/**
+ * Runs `test` in a new directory, where an embedded `npm start` keeps its .data, with `vars` on
+ * top of this process's environment and without REDIS_URL, so that it starts its own
+ * redis-server; the directory is removed after.
+ */
+async function inNewDirectory(
+  name: string,
+  vars: NodeJS.ProcessEnv,
+  test: (cwd: string, env: NodeJS.ProcessEnv) => Promise<void>,
+): Promise<void> {
+  const cwd = mkdtempSync(join(tmpdir(), `wq-start-${name}`));
+  const env: NodeJS.ProcessEnv = { ...process.env, ...vars };
+  delete env.REDIS_URL;
+  try {
+    await test(cwd, env);
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+}
+
 describe('when npm start runs a small sweep', () => {
-  it('exits 0 with the exact results and leaves its data under ./.data', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'wq-start-'));
-    const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
-    delete env.REDIS_URL; // the embedded mode starts its own redis-server
-    try {
+  it('exits 0 with the exact results and leaves its data under ./.data', () =>
+    inNewDirectory('', { LOG_LEVEL: 'warn' }, async (cwd, env) => {
       const { code, stdout, stderr } = await runNpmStart(['--small', '--json', '--workers', '2'], {
         cwd,
         env,
@@ -29,10 +45,7 @@ describe('when npm start runs a small sweep', () => {
       expect(lines.map((l) => l.S)).toEqual(S);
       expect(lines[3]?.N).toEqual(['256', '16', '2', '2']);
       expect(existsSync(join(cwd, '.data', 'redis'))).toBe(true);
-    } finally {
-      rmSync(cwd, { recursive: true, force: true });
-    }
-  });
+    }));
 });
 
 describe('when npm start is asked for help or given a bad flag', () => {
@@ -63,11 +76,8 @@ describe('when npm start is asked for help or given a bad flag', () => {
 });
 
 describe('when npm start runs with --exit', () => {
-  it('exits 0 once the sweep is done, with the exact results', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'wq-start-exit-'));
-    const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
-    delete env.REDIS_URL;
-    try {
+  it('exits 0 once the sweep is done, with the exact results', () =>
+    inNewDirectory('exit-', { LOG_LEVEL: 'warn' }, async (cwd, env) => {
       const { code, stdout, stderr } = await runNpmStart(
         ['--n', '4-5', '--exit', '--workers', '1'],
         { cwd, env },
@@ -96,75 +106,50 @@ describe('when npm start runs with --exit', () => {
         ].join('\n'),
       );
       expect(stderr).not.toContain('Ctrl-C to stop');
-    } finally {
-      rmSync(cwd, { recursive: true, force: true });
-    }
-  });
+    }));
 });
 
 describe('when npm start runs on a terminal', () => {
   // `script` (util-linux) gives the run a pseudo-terminal, as a person at the keyboard has.
   it.skipIf(!existsSync('/usr/bin/script') && !process.env.CI)(
     'leaves the dashboard up after the sweep, says so, and exits 0 when stopped',
-    async () => {
-      const cwd = mkdtempSync(join(tmpdir(), 'wq-start-tty-'));
-      const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', DASHBOARD_PORT: '0' };
-      delete env.REDIS_URL;
-      try {
+    () =>
+      inNewDirectory('tty-', { LOG_LEVEL: 'warn', DASHBOARD_PORT: '0' }, async (cwd, env) => {
         const command = `echo "pid $$"; exec '${process.execPath}' '${npmStartScript()}' --n 4 --workers 1 --json`;
-        const child = spawn('script', ['-qfec', command, '/dev/null'], {
-          cwd,
-          env,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let out = '';
-        child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-        const exited = new Promise<number | null>((r) => child.once('exit', r));
-        await until('the dashboard line', () => out.includes('Ctrl-C to stop'), 60_000);
-        expect(out).toContain('{"n":4,"S":"276","N":["256","16","2","2"]}');
-        expect(out).toMatch(
+        const run = spawnWatched('script', ['-qfec', command, '/dev/null'], { cwd, env });
+        await until('the dashboard line', () => run.stdout.includes('Ctrl-C to stop'), 60_000);
+        expect(run.stdout).toContain('{"n":4,"S":"276","N":["256","16","2","2"]}');
+        expect(run.stdout).toMatch(
           /dashboard at http:\/\/127\.0\.0\.1:\d+\/?; workers idle, ready for sweeps from its form; Ctrl-C to stop/,
         );
         // Still up a second later: it waits for the person, not for the sweep.
         await new Promise((r) => setTimeout(r, 1000));
-        expect(child.exitCode).toBe(null);
-        const pid = Number(/pid (\d+)/.exec(out)?.[1]);
+        expect(run.child.exitCode).toBe(null);
+        const pid = Number(/pid (\d+)/.exec(run.stdout)?.[1]);
         process.kill(pid, 'SIGINT');
-        expect(await exited, out).toBe(0);
-      } finally {
-        rmSync(cwd, { recursive: true, force: true });
-      }
-    },
+        expect(await run.exited, run.stdout).toBe(0);
+      }),
   );
 });
 
 describe('when npm start gets SIGHUP mid-sweep', () => {
-  it('stops everything like on SIGTERM and exits with 130', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'wq-start-hup-'));
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      LOG_LEVEL: 'info',
-      WQ_SHUTDOWN_GRACE_MS: '500',
-    };
-    delete env.REDIS_URL;
-    try {
-      const child = spawn(process.execPath, [npmStartScript(), '--n', '15', '--workers', '1'], {
-        cwd,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      const exited = new Promise<number | null>((r) => child.once('exit', r));
-      await until('the sweep to be submitted', () => stderr.includes('sweep submitted'), 30_000);
+  it('stops everything like on SIGTERM and exits with 130', () =>
+    inNewDirectory('hup-', { LOG_LEVEL: 'info', WQ_SHUTDOWN_GRACE_MS: '500' }, async (cwd, env) => {
+      const run = spawnWatched(
+        process.execPath,
+        [npmStartScript(), '--n', '15', '--workers', '1'],
+        { cwd, env },
+      );
+      await until(
+        'the sweep to be submitted',
+        () => run.stderr.includes('sweep submitted'),
+        30_000,
+      );
       const sent = Date.now();
-      child.kill('SIGHUP');
-      expect(await exited, stderr).toBe(130);
+      run.child.kill('SIGHUP');
+      expect(await run.exited, run.stderr).toBe(130);
       expect(Date.now() - sent).toBeLessThan(10_000);
-      expect(stderr).toContain('"signal":"SIGHUP"');
-      expect(stderr).toContain('embedded pipeline stopped');
-    } finally {
-      rmSync(cwd, { recursive: true, force: true });
-    }
-  });
+      expect(run.stderr).toContain('"signal":"SIGHUP"');
+      expect(run.stderr).toContain('embedded pipeline stopped');
+    }));
 });

@@ -51,6 +51,22 @@ function h(tag: string, attrs: Record<string, string | boolean> = {}, ...childre
   return el;
 }
 
+/**
+ * Fills the body of table #`table` with a row per item, and shows its note #`empty` ("none
+ * yet") only when there are none, so every table of the page says the same about nothing.
+ */
+function fillTable<T>(
+  table: string,
+  empty: string,
+  items: readonly T[],
+  row: (item: T) => HTMLElement,
+): void {
+  $(empty).hidden = items.length > 0;
+  $(table)
+    .querySelector('tbody')
+    ?.replaceChildren(...items.map(row));
+}
+
 function csrfToken(): string {
   const match = /(?:^|;\s*)wq_csrf=([0-9a-f]+)/.exec(document.cookie);
   return match?.[1] ?? '';
@@ -397,26 +413,21 @@ function renderTimeline(view: TimelineView): void {
 }
 
 function renderOverruns(units: readonly TimelineUnit[]): void {
-  $('overruns-empty').hidden = units.length > 0;
   $('overruns').hidden = units.length === 0;
-  $('overruns')
-    .querySelector('tbody')
-    ?.replaceChildren(
-      ...units.map((u) =>
-        h(
-          'tr',
-          {},
-          h('td', { class: 'mono' }, `N(${u.n}, ${u.depth})`),
-          h('td', { class: 'mono' }, u.unit + (u.role === 'check' ? ' (check)' : '')),
-          h('td', {}, u.algorithm),
-          h('td', { class: 'num' }, seconds(u.seconds)),
-          h('td', { class: 'num' }, u.estimateSeconds === null ? '—' : seconds(u.estimateSeconds)),
-          h('td', { class: 'num' }, overBy(u.seconds, u.estimateSeconds)),
-          h('td', { class: 'mono' }, `${u.worker} #${u.slot}`),
-          h('td', { class: 'num' }, `+${seconds(u.start)}`),
-        ),
-      ),
-    );
+  fillTable('overruns', 'overruns-empty', units, (u) =>
+    h(
+      'tr',
+      {},
+      h('td', { class: 'mono' }, `N(${u.n}, ${u.depth})`),
+      h('td', { class: 'mono' }, u.unit + (u.role === 'check' ? ' (check)' : '')),
+      h('td', {}, u.algorithm),
+      h('td', { class: 'num' }, seconds(u.seconds)),
+      h('td', { class: 'num' }, u.estimateSeconds === null ? '—' : seconds(u.estimateSeconds)),
+      h('td', { class: 'num' }, overBy(u.seconds, u.estimateSeconds)),
+      h('td', { class: 'mono' }, `${u.worker} #${u.slot}`),
+      h('td', { class: 'num' }, `+${seconds(u.start)}`),
+    ),
+  );
 }
 
 /** Reloads an open timeline when its sweep's progress changed (at most one load at a time). */
@@ -449,39 +460,31 @@ function wireTimeline(): void {
 // ---- workers and queues ----
 
 function renderWorkers(workers: readonly WorkerView[]): void {
-  const body = $('workers').querySelector('tbody');
-  $('workers-empty').hidden = workers.length > 0;
-  body?.replaceChildren(
-    ...workers.map((w) =>
+  fillTable('workers', 'workers-empty', workers, (w) =>
+    h(
+      'tr',
+      { 'data-worker': w.id },
+      h('td', {}, w.host),
+      h('td', { class: 'num' }, String(w.pid)),
+      h('td', { class: 'num' }, String(w.concurrency)),
       h(
-        'tr',
-        { 'data-worker': w.id },
-        h('td', {}, w.host),
-        h('td', { class: 'num' }, String(w.pid)),
-        h('td', { class: 'num' }, String(w.concurrency)),
-        h(
-          'td',
-          { class: 'num memory', title: 'memory it may use in all (per slot)' },
-          w.memoryBytes === null
-            ? '—'
-            : `${bytesLabel(w.memoryBytes)}${w.slotBytes === null ? '' : ` (${bytesLabel(w.slotBytes)}/slot)`}`,
-        ),
-        h('td', {}, w.version ?? '—'),
-        h(
-          'td',
-          { class: 'current' },
-          w.current.length ? w.current.map(jobLabel).join(', ') : 'idle',
-        ),
-        h('td', { class: 'num' }, w.jobsDone === null ? '—' : String(w.jobsDone)),
-        h(
-          'td',
-          {},
-          w.busyShare === null
-            ? '—'
-            : h('span', {}, bar(w.busyShare, 'running', true), `${Math.round(w.busyShare * 100)}%`),
-        ),
-        h('td', { class: 'num' }, ago(w.startedAt)),
+        'td',
+        { class: 'num memory', title: 'memory it may use in all (per slot)' },
+        w.memoryBytes === null
+          ? '—'
+          : `${bytesLabel(w.memoryBytes)}${w.slotBytes === null ? '' : ` (${bytesLabel(w.slotBytes)}/slot)`}`,
       ),
+      h('td', {}, w.version ?? '—'),
+      h('td', { class: 'current' }, w.current.length ? w.current.map(jobLabel).join(', ') : 'idle'),
+      h('td', { class: 'num' }, w.jobsDone === null ? '—' : String(w.jobsDone)),
+      h(
+        'td',
+        {},
+        w.busyShare === null
+          ? '—'
+          : h('span', {}, bar(w.busyShare, 'running', true), `${Math.round(w.busyShare * 100)}%`),
+      ),
+      h('td', { class: 'num' }, ago(w.startedAt)),
     ),
   );
 }
@@ -532,53 +535,44 @@ async function loadClassic(): Promise<void> {
   const res = await fetch('/api/results/classic', { credentials: 'same-origin' });
   if (!res.ok) return;
   const { results } = (await res.json()) as { results: ClassicView[] };
-  $('classic-empty').hidden = results.length > 0;
-  $('classic-results')
-    .querySelector('tbody')
-    ?.replaceChildren(
-      ...results.map((r) =>
-        h(
-          'tr',
-          { 'data-n': String(r.n) },
-          h('td', { class: 'num' }, String(r.n)),
-          h('td', { class: 'num', 'data-value': r.Q }, r.Q),
-          h('td', { class: 'num', 'data-value': r.unique }, r.unique),
-          h('td', { class: 'num' }, `${r.units} (${r.checked})`),
-        ),
-      ),
-    );
+  fillTable('classic-results', 'classic-empty', results, (r) =>
+    h(
+      'tr',
+      { 'data-n': String(r.n) },
+      h('td', { class: 'num' }, String(r.n)),
+      h('td', { class: 'num', 'data-value': r.Q }, r.Q),
+      h('td', { class: 'num', 'data-value': r.unique }, r.unique),
+      h('td', { class: 'num' }, `${r.units} (${r.checked})`),
+    ),
+  );
 }
 setInterval(() => {
   loadClassic().catch(() => undefined);
 }, 10_000);
 
 function renderResults(results: readonly SizeResult[]): void {
-  const body = $('results').querySelector('tbody');
-  $('results-empty').hidden = results.length > 0;
-  body?.replaceChildren(
-    ...results.map((r) =>
+  fillTable('results', 'results-empty', results, (r) =>
+    h(
+      'tr',
+      { 'data-n': String(r.n) },
+      h('td', { class: 'num' }, String(r.n)),
+      h('td', { class: 'num S', 'data-value': r.S ?? '' }, r.S ?? 'missing'),
       h(
-        'tr',
-        { 'data-n': String(r.n) },
-        h('td', { class: 'num' }, String(r.n)),
-        h('td', { class: 'num S', 'data-value': r.S ?? '' }, r.S ?? 'missing'),
+        'td',
+        {},
         h(
-          'td',
+          'details',
           {},
+          h('summary', {}, `${r.N.filter((v) => v !== null).length} of ${r.n} values`),
           h(
-            'details',
+            'ol',
             {},
-            h('summary', {}, `${r.N.filter((v) => v !== null).length} of ${r.n} values`),
-            h(
-              'ol',
-              {},
-              ...r.N.map((v, d) =>
-                h(
-                  'li',
-                  { 'data-depth': String(d) },
-                  h('span', {}, `D=${d}`),
-                  h('span', { 'data-value': v ?? '' }, v ?? 'missing'),
-                ),
+            ...r.N.map((v, d) =>
+              h(
+                'li',
+                { 'data-depth': String(d) },
+                h('span', {}, `D=${d}`),
+                h('span', { 'data-value': v ?? '' }, v ?? 'missing'),
               ),
             ),
           ),

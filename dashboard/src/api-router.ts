@@ -64,23 +64,18 @@ export function apiRouter(deps: ApiDeps): Router {
     res.status(201).json(submission);
   });
 
-  router.post('/sweeps/:id/cancel', async (req, res) => {
-    parseEmptyQuery(req.query);
-    parseEmptyBody(req.body);
-    const id = await existing(reader, req.params.id);
-    const outcome = await client.cancel(id, { timeoutMs: deps.removeTimeoutMs });
-    feed.refresh().catch(() => undefined);
-    res.json({ id, ...outcome });
-  });
-
-  router.post('/sweeps/:id/retry', async (req, res) => {
-    parseEmptyQuery(req.query);
-    parseEmptyBody(req.body);
-    const id = await existing(reader, req.params.id);
-    const submission = await client.retry(id, { timeoutMs: deps.removeTimeoutMs });
-    feed.refresh().catch(() => undefined);
-    res.json(submission);
-  });
+  /** A control on one existing sweep: no query, no body; the live feed refreshed after it. */
+  const sweepControl = (name: 'cancel' | 'retry', control: (id: string) => Promise<object>) =>
+    router.post(`/sweeps/:id/${name}`, async (req, res) => {
+      parseEmptyQuery(req.query);
+      parseEmptyBody(req.body);
+      const answer = await control(await existing(reader, req.params.id));
+      feed.refresh().catch(() => undefined);
+      res.json(answer);
+    });
+  const timeout = { timeoutMs: deps.removeTimeoutMs };
+  sweepControl('cancel', async (id) => ({ id, ...(await client.cancel(id, timeout)) }));
+  sweepControl('retry', (id) => client.retry(id, timeout));
 
   router.get('/results', async (req, res) => {
     const query = parseResultsQuery(req.query);

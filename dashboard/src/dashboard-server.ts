@@ -14,6 +14,7 @@ import {
   type RedisClient,
   RedisUnavailableError,
 } from '@weak-queens/shared/client';
+import { fulfilsWithin } from '@weak-queens/shared/cli';
 import { InvalidInputError, QUEUE_NAMES, WeakQueensError } from '@weak-queens/shared/contracts';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { apiRouter } from './api-router.js';
@@ -143,13 +144,7 @@ export class DashboardServer {
     const { graceMs, logger } = this.options;
     this.feed.close();
     const graceful = this.closeGracefully();
-    let timer: NodeJS.Timeout | undefined;
-    const graceOver = new Promise<'grace'>((resolve) => {
-      timer = setTimeout(() => resolve('grace'), graceMs);
-    });
-    const first = await Promise.race([graceful.then(() => 'closed' as const), graceOver]);
-    clearTimeout(timer);
-    if (first === 'grace') {
+    if (!(await fulfilsWithin(graceful, graceMs))) {
       logger.warn({ graceMs }, 'grace time over: cutting open requests and connections');
       this.server.closeAllConnections();
       this.redis.disconnect();

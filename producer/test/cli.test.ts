@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { KNOWN_S } from '@weak-queens/shared/contracts';
+import { N3_TABLE_LINES, N4_TABLE_LINES } from './results-tables.js';
 
 const WQ = fileURLToPath(new URL('../bin/wq.js', import.meta.url));
 
@@ -36,7 +37,14 @@ const lines = (text: string): string[] => text.split('\n').filter((line) => line
 /** S(1..11), from the one list of reference values. */
 const S_1_TO_11 = KNOWN_S.slice(0, 11);
 
+// What the refusals below say is allowed, for the phrases several of them share.
 const NS_ALLOWED = 'expected sizes from 1 to 32 as "14", "4-12" or "4,6,10-12"';
+const N_ALLOWED = 'expected an integer from 1 to 32';
+const INTEGER_1_TO_1024 = 'an integer from 1 to 1024';
+const ONLY_NS = 'expected only <ns> and options';
+const ONLY_SWEEP = 'expected only <sweep> and options';
+const NO_ARGUMENTS = 'expected no arguments, only options';
+const TARGET_SECONDS = 'a number of seconds > 0 and ≤ 86400 (a day)';
 
 describe.concurrent('when the command line is wrong', () => {
   it.each([
@@ -55,20 +63,17 @@ describe.concurrent('when the command line is wrong', () => {
     ],
     [
       ['compute', '4', '--threads', '0'],
-      'wq compute: threads: "0" is not allowed; expected an integer from 1 to 1024',
+      `wq compute: threads: "0" is not allowed; expected ${INTEGER_1_TO_1024}`,
     ],
     [
       ['compute', '4', '--threads', '1.5'],
-      'wq compute: threads: "1.5" is not allowed; expected an integer from 1 to 1024',
+      `wq compute: threads: "1.5" is not allowed; expected ${INTEGER_1_TO_1024}`,
     ],
     [
       ['compute', '4', '--threads'],
-      'wq compute: option --threads needs a value: an integer from 1 to 1024',
+      `wq compute: option --threads needs a value: ${INTEGER_1_TO_1024}`,
     ],
-    [
-      ['compute', '4', '5'],
-      'wq compute: argument: "5" is not allowed; expected only <ns> and options',
-    ],
+    [['compute', '4', '5'], `wq compute: argument: "5" is not allowed; ${ONLY_NS}`],
     [
       ['boards', '4', '--format', 'xml'],
       'wq boards: format: "xml" is not allowed; expected one of ascii, json',
@@ -81,46 +86,28 @@ describe.concurrent('when the command line is wrong', () => {
       ['boards', '14', '--all', '--limit', '5'],
       'wq boards: --all and --limit <k> exclude each other: give one of them',
     ],
-    [['sweep', '4', '5'], 'wq sweep: argument: "5" is not allowed; expected only <ns> and options'],
+    [['sweep', '4', '5'], `wq sweep: argument: "5" is not allowed; ${ONLY_NS}`],
     [
       ['sweep', '4', '--target-seconds', '1e300'],
-      'wq sweep: --target-seconds: "1e300" is not allowed; expected a number of seconds > 0 and ≤ 86400 (a day)',
+      `wq sweep: --target-seconds: "1e300" is not allowed; expected ${TARGET_SECONDS}`,
     ],
     [
       ['sweep', '4', '--target-seconds', '0'],
-      'wq sweep: --target-seconds: "0" is not allowed; expected a number of seconds > 0 and ≤ 86400 (a day)',
+      `wq sweep: --target-seconds: "0" is not allowed; expected ${TARGET_SECONDS}`,
     ],
-    [
-      ['status', 'extra'],
-      'wq status: argument: "extra" is not allowed; expected no arguments, only options',
-    ],
-    [
-      ['results', '4', '5'],
-      'wq results: argument: "5" is not allowed; expected only <ns> and options',
-    ],
-    [
-      ['cancel', 's-1', 's-2'],
-      'wq cancel: argument: "s-2" is not allowed; expected only <sweep> and options',
-    ],
-    [
-      ['retry', 's-1', 's-2'],
-      'wq retry: argument: "s-2" is not allowed; expected only <sweep> and options',
-    ],
-    [
-      ['worker', 'extra'],
-      'wq worker: argument: "extra" is not allowed; expected no arguments, only options',
-    ],
+    [['status', 'extra'], `wq status: argument: "extra" is not allowed; ${NO_ARGUMENTS}`],
+    [['results', '4', '5'], `wq results: argument: "5" is not allowed; ${ONLY_NS}`],
+    [['cancel', 's-1', 's-2'], `wq cancel: argument: "s-2" is not allowed; ${ONLY_SWEEP}`],
+    [['retry', 's-1', 's-2'], `wq retry: argument: "s-2" is not allowed; ${ONLY_SWEEP}`],
+    [['worker', 'extra'], `wq worker: argument: "extra" is not allowed; ${NO_ARGUMENTS}`],
     [
       ['worker', '--concurrency', '99999999999999999999'],
-      'wq worker: --concurrency: "99999999999999999999" is not allowed; expected an integer from 1 to 1024',
+      `wq worker: --concurrency: "99999999999999999999" is not allowed; expected ${INTEGER_1_TO_1024}`,
     ],
-    [
-      ['dashboard', 'extra'],
-      'wq dashboard: argument: "extra" is not allowed; expected no arguments, only options',
-    ],
-    [['boards', '33'], 'wq boards: n: "33" is not allowed; expected an integer from 1 to 32'],
-    [['classic', '0'], 'wq classic: n: "0" is not allowed; expected an integer from 1 to 32'],
-    [['unique', 'x'], 'wq unique: n: "x" is not allowed; expected an integer from 1 to 32'],
+    [['dashboard', 'extra'], `wq dashboard: argument: "extra" is not allowed; ${NO_ARGUMENTS}`],
+    [['boards', '33'], `wq boards: n: "33" is not allowed; ${N_ALLOWED}`],
+    [['classic', '0'], `wq classic: n: "0" is not allowed; ${N_ALLOWED}`],
+    [['unique', 'x'], `wq unique: n: "x" is not allowed; ${N_ALLOWED}`],
   ])('wq %j exits with 2 and one line saying what is allowed', async (args, message) => {
     const run = await wq(...args);
     expect(run).toEqual({ code: 2, stdout: '', stderr: `${message}\n` });
@@ -176,7 +163,7 @@ describe.concurrent('when a value is huge or very long', () => {
   it.each([
     ['WQ_SHUTDOWN_GRACE_MS', 'an integer of milliseconds from 0 to 600000'],
     ['WQ_LOCK_MS', 'an integer of milliseconds from 500 to 3600000'],
-    ['WQ_TARGET_SECONDS', 'a number of seconds > 0 and ≤ 86400 (a day)'],
+    ['WQ_TARGET_SECONDS', TARGET_SECONDS],
   ])('refuses %s=99999999999999999999 before talking to Redis', async (name, range) => {
     const run = await wqWith(
       { [name]: '99999999999999999999', REDIS_URL: 'redis://127.0.0.1:1' },
@@ -245,25 +232,7 @@ describe.concurrent('when computing N(n, D) and S(n)', () => {
   it('prints a right-aligned table without --json', async () => {
     const run = await wq('compute', '3-4', '--threads', '1');
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe(
-      [
-        'n = 3',
-        '   D  N(3, D)',
-        '   0       27',
-        '   1        2',
-        '   2        0',
-        'S(3)       29',
-        '',
-        'n = 4',
-        '   D  N(4, D)',
-        '   0      256',
-        '   1       16',
-        '   2        2',
-        '   3        2',
-        'S(4)      276',
-        '',
-      ].join('\n'),
-    );
+    expect(run.stdout).toBe([...N3_TABLE_LINES, '', ...N4_TABLE_LINES, ''].join('\n'));
   });
 
   it('gives sizes of a list in increasing order', async () => {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { resultsTable } from '../src/cli/results-table.js';
 import { formatTable } from '../src/cli/table.js';
+import { N3_TABLE_LINES } from './results-tables.js';
 
 describe('when results are printed as a table', () => {
   it('right-aligns the exact values and shows a missing value as missing, never 0', () => {
@@ -12,12 +13,7 @@ describe('when results are printed as a table', () => {
       ]),
     ).toBe(
       [
-        'n = 3',
-        '   D  N(3, D)',
-        '   0       27',
-        '   1        2',
-        '   2        0',
-        'S(3)       29',
+        ...N3_TABLE_LINES,
         '',
         'n = 4',
         '   D  N(4, D)',

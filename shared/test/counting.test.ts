@@ -5,12 +5,11 @@ import {
   countPlacements,
   countUnit,
   estimateCost,
-  middleStart,
   planUnits,
   unitWeight,
 } from '../src/kernel/index.js';
 import { InvalidInputError, KNOWN_S } from '../src/contracts/index.js';
-import { bruteForceCount, depthOneCount } from './oracle.js';
+import { bruteForceCount, bruteForceMiddleCount, depthOneCount } from './oracle.js';
 
 const sum = (values: bigint[]): bigint => values.reduce((a, b) => a + b, 0n);
 const everyD = (n: number): number[] => Array.from({ length: n }, (_, d) => d);
@@ -103,19 +102,20 @@ describe('when counts pass 2^53 and 2^64', () => {
     expect(depthOneCount(20) > 2n ** 64n).toBe(true);
   });
 
-  it('agrees between the dynamic programs where the halves meet in doubles past 2^53', () => {
-    // Each half's counts stay below 2^52, their dot product does not.
-    for (const [n, d] of [
-      [15, 2],
-      [16, 3],
-      [16, 4],
-      [24, 3],
-    ] as const) {
+  // Each half's counts stay below 2^52, their dot product does not.
+  it.each([
+    [15, 2],
+    [16, 3],
+    [16, 4],
+    [24, 3],
+  ])(
+    'agrees between the dynamic programs where the halves meet in doubles past 2^53: N(%i, %i)',
+    (n, d) => {
       expect(countPlacements(n, d, { algorithm: 'window-transfer' })).toBe(
         countPlacements(n, d, { algorithm: 'seed-dp' }),
       );
-    }
-  });
+    },
+  );
 
   it('agrees between the dynamic programs where the transfer needs residues', () => {
     // 24^12 passes 2^52 at (26, 2); with a prefix every row is stepped: 18^18 at (20, 2).
@@ -131,22 +131,20 @@ describe('when counts pass 2^53 and 2^64', () => {
 });
 
 describe('when one (n, D) is split into work units', () => {
-  it('the units add up to N(n, D) for many sizes and split depths', () => {
-    for (const [n, d] of [
-      [8, 3],
-      [9, 5],
-      [10, 4],
-      [10, 9],
-      [11, 6],
-      [12, 8],
-      [12, 11],
-      [13, 12],
-    ] as const) {
-      const whole = countPlacements(n, d, { algorithm: 'window-transfer' });
-      for (const targetSeconds of [Infinity, 1e-4, 1e-6]) {
-        const units = planUnits(n, d, { algorithm: 'dfs', targetSeconds });
-        expect(sum(units.map((u) => countUnit(u)))).toBe(whole);
-      }
+  it.each([
+    [8, 3],
+    [9, 5],
+    [10, 4],
+    [10, 9],
+    [11, 6],
+    [12, 8],
+    [12, 11],
+    [13, 12],
+  ])('the units add up to N(%i, %i) at every split depth', (n, d) => {
+    const whole = countPlacements(n, d, { algorithm: 'window-transfer' });
+    for (const targetSeconds of [Infinity, 1e-4, 1e-6]) {
+      const units = planUnits(n, d, { algorithm: 'dfs', targetSeconds });
+      expect(sum(units.map((u) => countUnit(u)))).toBe(whole);
     }
   });
 
@@ -176,37 +174,34 @@ describe('when one (n, D) is split into work units', () => {
     expect(total).toBe(BigInt(bruteForceCount(n, d)));
   });
 
-  it('gives every planned unit the weight unitWeight gives its rows', () => {
-    for (const [n, d] of [
-      [8, 3],
-      [9, 8],
-      [12, 6],
-      [13, 12],
-    ] as const) {
-      for (const targetSeconds of [Infinity, 1e-4, 1e-5]) {
-        for (const unit of planUnits(n, d, { algorithm: 'dfs', targetSeconds })) {
-          expect(unitWeight(n, d, unit.prefix, unit.middle)).toBe(unit.weight);
-        }
+  it.each([
+    [8, 3],
+    [9, 8],
+    [12, 6],
+    [13, 12],
+  ])('gives every planned unit of N(%i, %i) the weight unitWeight gives its rows', (n, d) => {
+    for (const targetSeconds of [Infinity, 1e-4, 1e-5]) {
+      for (const unit of planUnits(n, d, { algorithm: 'dfs', targetSeconds })) {
+        expect(unitWeight(n, d, unit.prefix, unit.middle)).toBe(unit.weight);
       }
     }
   });
 
-  it('counts a middle unit as plain enumeration with those rows fixed does', () => {
-    for (const [n, d] of [
-      [6, 2],
-      [7, 4],
-      [8, 5],
-      [8, 7],
-    ] as const) {
+  it.each([
+    [6, 2],
+    [7, 4],
+    [8, 5],
+    [8, 7],
+  ])(
+    'counts a middle unit of N(%i, %i) as plain enumeration with those rows fixed does',
+    (n, d) => {
       for (const unit of planUnits(n, d, { algorithm: 'dfs', targetSeconds: 1e-6 }).slice(0, 40)) {
-        const fixed: number[] = [];
-        unit.middle.forEach((c, i) => (fixed[middleStart(n) + i] = c));
         expect(countCompletions('dfs', n, d, [], undefined, unit.middle)).toBe(
-          BigInt(bruteForceCount(n, d, fixed)),
+          BigInt(bruteForceMiddleCount(n, d, unit.middle)),
         );
       }
-    }
-  });
+    },
+  );
 });
 
 describe('when the input is out of range', () => {
@@ -242,18 +237,17 @@ describe('when a computation reports progress', () => {
 });
 
 describe('when the window transfer counts from fixed first rows', () => {
-  it('adds up over every first row (and over first rows longer than a window) to N(n, D)', () => {
-    for (const [n, d, rows] of [
-      [11, 4, 1],
-      [11, 6, 2],
-      [13, 3, 1],
-      [10, 2, 3],
-      [9, 1, 2],
-    ] as const) {
-      const prefixes = legalPrefixes(n, d, rows);
-      const total = sum(prefixes.map((p) => countCompletions('window-transfer', n, d, p)));
-      expect(total).toBe(countPlacements(n, d, { algorithm: 'seed-dp' }));
-    }
+  // Some first rows are longer than a window.
+  it.each([
+    [11, 4, 1],
+    [11, 6, 2],
+    [13, 3, 1],
+    [10, 2, 3],
+    [9, 1, 2],
+  ])('adds up to N(%i, %i) over every legal %i first rows', (n, d, rows) => {
+    const prefixes = legalPrefixes(n, d, rows);
+    const total = sum(prefixes.map((p) => countCompletions('window-transfer', n, d, p)));
+    expect(total).toBe(countPlacements(n, d, { algorithm: 'seed-dp' }));
   });
 });
 

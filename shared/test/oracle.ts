@@ -1,6 +1,8 @@
 // An independent oracle for the tests: plain enumeration, row by row, checking each new queen
 // against every earlier queen within distance D by direct comparison (no bitmasks, no states).
 // `fixed[r]`, where given, is the only column row r may take.
+import { middleStart } from '../src/kernel/index.js';
+
 export function bruteForceCount(
   n: number,
   depth: number,
@@ -26,6 +28,13 @@ export function bruteForceCount(
     return total;
   };
   return place(0);
+}
+
+/** The same enumeration with a unit's middle rows fixed (they start at row middleStart(n)). */
+export function bruteForceMiddleCount(n: number, depth: number, middle: readonly number[]): number {
+  const fixed: number[] = [];
+  middle.forEach((c, i) => (fixed[middleStart(n) + i] = c));
+  return bruteForceCount(n, depth, fixed);
 }
 
 /** N(n, 1) by BigInt powers of the one-column transfer matrix: c' ∉ {c−1, c, c+1}. */

@@ -9,6 +9,7 @@ export {
   type TestWorkerOptions,
 } from './worker-processes.js';
 export { until, sleep } from './wait.js';
+export { spawnWatched, type WatchedChild } from './watched-child.js';
 export {
   pipelineFixture,
   type OpenPipelineOptions,

@@ -1,7 +1,8 @@
 // Runs the built `wq` binary as a user would, against one test's Redis and key prefix.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { spawnWatched } from './watched-child.js';
 
 export interface WqRun {
   readonly code: number;
@@ -47,15 +48,7 @@ export async function runNpmStart(
   args: readonly string[],
   options: { readonly cwd?: string; readonly env: NodeJS.ProcessEnv },
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [npmStartScript(), ...args], {
-    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-    env: options.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const code = await new Promise<number | null>((r) => child.once('exit', r));
-  return { code, stdout, stderr };
+  const run = spawnWatched(process.execPath, [npmStartScript(), ...args], options);
+  const code = await run.exited;
+  return { code, stdout: run.stdout, stderr: run.stderr };
 }

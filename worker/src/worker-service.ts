@@ -19,6 +19,7 @@ import {
   countQueueNames,
   QUEUE_NAMES,
 } from '@weak-queens/shared/contracts';
+import { fulfilsWithin } from '@weak-queens/shared/cli';
 import { ClassicThreads, KernelPool } from '@weak-queens/shared/kernel';
 import { createAggregateProcessor } from './aggregate-processor.js';
 import { createCountProcessor } from './count-processor.js';
@@ -42,18 +43,11 @@ const WORKER_VERSION: string = (
 const AFTER_GRACE_MS = 2000;
 
 /** True when `promise` settles within `ms` (its outcome does not matter here). */
-async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  const settled = promise.then(
-    () => true as const,
-    () => true as const,
+function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return fulfilsWithin(
+    promise.catch(() => undefined),
+    ms,
   );
-  const result = await Promise.race([settled, timeout]);
-  clearTimeout(timer);
-  return result;
 }
 
 export class WorkerService {
@@ -229,13 +223,7 @@ export class WorkerService {
     logger.info({ graceMs: shutdownGraceMs }, 'worker closing');
     const countClosed = Promise.all([...this.countWorkers.values()].map((w) => w.close()));
     const aggregateClosed = this.aggregateWorker.close();
-    let timer: NodeJS.Timeout | undefined;
-    const graceOver = new Promise<'grace'>((resolve) => {
-      timer = setTimeout(() => resolve('grace'), shutdownGraceMs);
-    });
-    const first = await Promise.race([countClosed.then(() => 'closed' as const), graceOver]);
-    clearTimeout(timer);
-    if (first === 'grace') {
+    if (!(await fulfilsWithin(countClosed, shutdownGraceMs))) {
       logger.info('grace period over: handing active units back');
       await this.pool.handBack();
     }

@@ -1,11 +1,10 @@
 // The count processor on its own: real BullMQ jobs in a private Redis, a real kernel pool, and
 // expected counts from the published references (never from the kernel it runs).
 // The pool runs built threads, so the processor comes from the build (the test task builds first).
-import { Queue, UnrecoverableError } from 'bullmq';
-import { Redis } from 'ioredis';
+import { UnrecoverableError } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Algorithm, KernelPool } from '@weak-queens/shared/kernel';
-import { createLogger, ResultStore } from '@weak-queens/shared/client';
+import { createLogger } from '@weak-queens/shared/client';
 import {
   JOB_NAMES,
   knownValue,
@@ -14,26 +13,17 @@ import {
   type UnitResult,
 } from '@weak-queens/shared/contracts';
 import { createCountProcessor } from '../dist/count-processor.js';
-import { startPrivateRedis, type PrivateRedis } from './private-redis.js';
-
-const PREFIX = '{count-processor}';
+import { processorFixture } from './processor-fixture.js';
 
 describe('when the count processor takes a unit job', () => {
-  let server: PrivateRedis;
-  let redis: Redis;
-  let store: ResultStore;
-  let queue: Queue;
+  const fixture = processorFixture(QUEUE_NAMES.count, '{count-processor}');
   let pool: KernelPool;
   let processor: ReturnType<typeof createCountProcessor>;
 
-  beforeAll(async () => {
-    server = await startPrivateRedis();
-    redis = new Redis({ port: server.port });
-    store = new ResultStore(redis, PREFIX);
-    queue = new Queue(QUEUE_NAMES.count, { connection: { port: server.port }, prefix: PREFIX });
+  beforeAll(() => {
     pool = new KernelPool(1);
     processor = createCountProcessor({
-      store,
+      store: fixture.store,
       pool,
       workerId: 'w-test',
       logger: createLogger({ level: 'silent', pretty: false }),
@@ -45,9 +35,6 @@ describe('when the count processor takes a unit job', () => {
 
   afterAll(async () => {
     await pool?.close();
-    await queue?.close();
-    redis?.disconnect();
-    await server?.stop();
   });
 
   /** Records the one-unit plan of N(n, D) and queues its job; returns the job. */
@@ -55,14 +42,14 @@ describe('when the count processor takes a unit job', () => {
     const header = { n, depth, role: 'primary', algorithm, units: 1 } as const;
     const planId = planIdOf(header, ['*']);
     if (recorded) {
-      await store.putPlan(
+      await fixture.store.putPlan(
         header,
         planId,
         new Map([['*', { weight: 1, modelSeconds: 0.5, boundSeconds: 60 }]]),
       );
     }
     const data = { sweepId: 's-test', n, depth, algorithm, prefix: [], weight: 1, planId };
-    const job = await queue.add(
+    const job = await fixture.queue.add(
       JOB_NAMES.unit,
       { ...data, estimateSeconds: 0.25, whole: true },
       { jobId: `n${n}-d${depth}-${algorithm}-${recorded ? 'planned' : 'unplanned'}` },
@@ -90,10 +77,10 @@ describe('when the count processor takes a unit job', () => {
       estimateSeconds: 0.25,
       modelSeconds: 0.5,
     });
-    expect(await store.unit(8, 7, '*')).toEqual(result);
-    expect((await store.depths(8)).get(7)?.value).toBe('92');
+    expect(await fixture.store.unit(8, 7, '*')).toEqual(result);
+    expect((await fixture.store.depths(8)).get(7)?.value).toBe('92');
     expect(await job.isCompleted()).toBe(false);
-    expect((await queue.getJob(String(job.id)))?.progress).toBe(100);
+    expect((await fixture.queue.getJob(String(job.id)))?.progress).toBe(100);
   });
 
   it("counts N(4, 1) = 16 by window transfer (PROBLEM.md's worked example)", async () => {
@@ -105,7 +92,7 @@ describe('when the count processor takes a unit job', () => {
 
   it('returns the stored unit when the job comes again, without counting it twice', async () => {
     const { job } = await wholeUnitJob(8, 7, 'dfs');
-    const stored = await store.unit(8, 7, '*');
+    const stored = await fixture.store.unit(8, 7, '*');
     expect(stored?.value).toBe('92');
     expect(await processor(job)).toEqual(stored);
   });
@@ -117,11 +104,11 @@ describe('when the count processor takes a unit job', () => {
     await expect(refused).rejects.toThrow(
       `unit job: unit * of N(6, 3) is not in recorded plan ${planId}; only planned units are counted`,
     );
-    expect(await store.unit(6, 3, '*')).toBeUndefined();
+    expect(await fixture.store.unit(6, 3, '*')).toBeUndefined();
   });
 
   it('fails a job whose data is not a unit, for good, naming the field', async () => {
-    const job = await queue.add(JOB_NAMES.unit, { sweepId: 's-test', n: 40, depth: 3 });
+    const job = await fixture.queue.add(JOB_NAMES.unit, { sweepId: 's-test', n: 40, depth: 3 });
     const refused = processor(job);
     await expect(refused).rejects.toBeInstanceOf(UnrecoverableError);
     await expect(refused).rejects.toThrow(

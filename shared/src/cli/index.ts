@@ -26,6 +26,7 @@ export {
 } from './exit-code.js';
 export { errorLine, MAX_ERROR_LINE } from './error-line.js';
 export { closeOnStopSignals, type StopLogger, type StopSignalOptions } from './stop-signals.js';
+export { fulfilsWithin } from './fulfils-within.js';
 export { InterruptedError } from './interrupted-error.js';
 export { UsageError } from './usage-error.js';
 export { WorkFailedError } from './work-failed-error.js';

@@ -2,7 +2,7 @@
 // job per unit not yet stored (`c16-3.7`), and in a verified sweep a second count of a
 // sample of units by the other method (`c16-v-3.7`). Same queues, retention and retry
 // policy as the weak flows; only the names, ids and data differ.
-import type { FlowJob, FlowJobNode, JobsOptions } from 'bullmq';
+import type { FlowJob, FlowJobNode } from 'bullmq';
 import {
   CLASSIC_JOB_NAMES,
   type ClassicSumJobData,
@@ -10,10 +10,11 @@ import {
   classicSumJobId,
   classicUnitJobId,
 } from '../contracts/classic-jobs.js';
-import { JOB_RETENTION, QUEUE_NAMES } from '../contracts/queues.js';
+import { QUEUE_NAMES } from '../contracts/queues.js';
 import { InvalidInputError } from '../kernel/errors.js';
 import { classicUnitKey, classicUnits } from '../kernel/classic-units.js';
 import type { ClassicResultStore } from './classic-result-store.js';
+import { childJobRetry, flowJobRetry } from './flow-retry.js';
 
 export interface ClassicPlanOptions {
   readonly sweepId: string;
@@ -57,12 +58,7 @@ export async function planClassic(
   if (stored && (!options.verify || stored.checked >= checkKeys.length)) {
     return { n, units: keys.length, jobs: 0 };
   }
-  const retry: JobsOptions = {
-    ...JOB_RETENTION,
-    attempts: options.attempts,
-    backoff: { type: 'exponential', delay: 1000 },
-    failParentOnFailure: true,
-  };
+  const retry = childJobRetry(options.attempts);
   const storedUnits = await store.units(n);
   const storedChecks = options.verify ? await store.units(n, 'check') : new Map();
   const node = (key: string, role?: 'check'): FlowJobNode => {
@@ -97,12 +93,7 @@ export async function planClassic(
     name: CLASSIC_JOB_NAMES.sum,
     queueName: QUEUE_NAMES.aggregate,
     data,
-    opts: {
-      ...JOB_RETENTION,
-      attempts: options.attempts,
-      backoff: retry.backoff,
-      jobId: classicSumJobId(n),
-    },
+    opts: { ...flowJobRetry(options.attempts), jobId: classicSumJobId(n) },
     ...(children.length ? { children } : {}),
   };
   return { n, flow, units: keys.length, jobs: 1 + children.length };

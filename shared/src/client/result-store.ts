@@ -144,13 +144,13 @@ export class ResultStore {
       result.modelSeconds <= MAX_CALIBRATING_SECONDS &&
       result.seconds <= MAX_CALIBRATING_SECONDS;
     const existing = await this.redis.hget(units, result.unit);
-    const storedWorker = existing === null ? '' : workerOf(existing);
+    const storedWorker = existing === null ? '' : storedField(existing, 'worker');
     const disagreement: Disagreement = {
       n: result.n,
       depth: result.depth,
       role,
       unit: result.unit,
-      stored: existing === null ? '' : valueOf(existing),
+      stored: existing === null ? '' : storedField(existing, 'value'),
       storedWorker,
       counted: result.value,
       countedWorker: result.worker,
@@ -541,20 +541,14 @@ function disagreementField(n: number, depth: number, role: Role, unit: string): 
   return `${n}:${depth}:${role}:${unit}`;
 }
 
-/** The value of a stored unit result ('' when unreadable: then it disagrees with anything). */
-function valueOf(json: string): string {
+/**
+ * A text field of a stored unit result, its value or its worker ('' when unreadable: then the
+ * value disagrees with anything).
+ */
+function storedField(json: string, field: 'value' | 'worker'): string {
   try {
-    const value = (JSON.parse(json) as { value?: unknown }).value;
-    return typeof value === 'string' ? value : '';
-  } catch {
-    return '';
-  }
-}
-
-function workerOf(json: string): string {
-  try {
-    const worker = (JSON.parse(json) as { worker?: unknown }).worker;
-    return typeof worker === 'string' ? worker : '';
+    const text = (JSON.parse(json) as Record<string, unknown>)[field];
+    return typeof text === 'string' ? text : '';
   } catch {
     return '';
   }

@@ -20,7 +20,6 @@ import {
   depthJobId,
   type DepthJobData,
   JOB_NAMES,
-  JOB_RETENTION,
   planIdOf,
   type PlannedUnitRecord,
   QUEUE_NAMES,
@@ -32,6 +31,7 @@ import {
   unitKey,
 } from '../contracts/index.js';
 import { type ResultStore } from './index.js';
+import { childJobRetry, flowJobRetry } from './flow-retry.js';
 import { unitPriority } from './priority.js';
 
 export interface SweepPlanOptions {
@@ -186,13 +186,7 @@ export async function planSize(
     return { n, units, jobs: 0, estimateSeconds };
   }
 
-  const retry: JobsOptions = {
-    ...JOB_RETENTION,
-    attempts: options.attempts,
-    backoff: { type: 'exponential', delay: 1000 },
-    // A failed part makes its sum fail too, so `wq status` shows the n as failed.
-    failParentOnFailure: true,
-  };
+  const retry = childJobRetry(options.attempts);
   const storedDepths = await store.depths(n);
   const storedChecks = options.verify ? await store.depths(n, 'check') : new Map();
   const children: FlowJobNode[] = [];
@@ -230,12 +224,7 @@ export async function planSize(
     name: JOB_NAMES.sum,
     queueName: QUEUE_NAMES.aggregate,
     data: sumData,
-    opts: {
-      ...JOB_RETENTION,
-      attempts: options.attempts,
-      backoff: retry.backoff,
-      jobId: sumJobId(n),
-    },
+    opts: { ...flowJobRetry(options.attempts), jobId: sumJobId(n) },
     ...(children.length ? { children } : {}),
   };
   return { n, flow, units, jobs, estimateSeconds };

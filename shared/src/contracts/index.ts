@@ -132,13 +132,9 @@ export {
   record,
   refine,
 } from './schema.js';
-export {
-  WeakQueensError,
-  InvalidInputError,
-  NotApplicableError,
-  MAX_ECHO_CHARS,
-  truncate,
-} from '../kernel/errors.js';
+// The errors every package throws and catches, here as in the kernel entry: all of errors.ts, so
+// an error added there needs no second list.
+export * from '../kernel/errors.js';
 export {
   PROBLEMS,
   type Problem,

@@ -87,14 +87,7 @@ With --wait, progress goes to stderr: a bar on a terminal, else a line every 10 
         return await classicSweep(client, ns, { ...values, sample });
       }
       const submission = await client.submit(ns, { verify: values.verify });
-      const summary = `sweep ${submission.sweep.id}: ${submission.added} jobs added (${submission.sizes
-        .map((s) => `n=${s.n} ${s.outcome}`)
-        .join(', ')})`;
-      if (!values.wait) {
-        process.stdout.write(values.json ? JSON.stringify(submission) + '\n' : summary + '\n');
-        return 0;
-      }
-      process.stderr.write(summary + '\n');
+      if (!reportSubmission(`sweep ${submission.sweep.id}`, submission, values)) return 0;
       const { followSweep } = await import('../follow.js');
       await followSweep(client, submission.sweep.id, { json: values.json });
       return 0;
@@ -114,14 +107,7 @@ async function classicSweep(
     ...(options.verify ? { verify: true } : {}),
     ...(options.sample !== undefined ? { sample: options.sample } : {}),
   });
-  const summary = `classic sweep ${submission.sweepId}: ${submission.added} jobs added (${submission.sizes
-    .map((s) => `n=${s.n} ${s.outcome}`)
-    .join(', ')})`;
-  if (!options.wait) {
-    process.stdout.write(options.json ? JSON.stringify(submission) + '\n' : summary + '\n');
-    return 0;
-  }
-  process.stderr.write(summary + '\n');
+  if (!reportSubmission(`classic sweep ${submission.sweepId}`, submission, options)) return 0;
   const { ProgressBar } = await import('../progress-bar.js');
   const { classicJsonLine, classicTable } = await import('../classic-output.js');
   const bar = new ProgressBar({ label: `classic ${submission.sweepId}`, plain: true });
@@ -141,4 +127,25 @@ async function classicSweep(
       : classicTable(ns, results),
   );
   return 0;
+}
+
+/**
+ * Says what a submission added, weak or classic alike. Without --wait that is the command's
+ * output (the submission as JSON, or the summary line) and the command is done: returns false.
+ * With --wait the summary goes to stderr, ahead of the progress, and stdout is left to the
+ * results: returns true.
+ */
+function reportSubmission(
+  sweep: string,
+  submission: { readonly added: number; readonly sizes: readonly { n: number; outcome: string }[] },
+  options: { wait?: boolean; json?: boolean },
+): boolean {
+  const sizes = submission.sizes.map((s) => `n=${s.n} ${s.outcome}`).join(', ');
+  const summary = `${sweep}: ${submission.added} jobs added (${sizes})`;
+  if (!options.wait) {
+    process.stdout.write(options.json ? JSON.stringify(submission) + '\n' : summary + '\n');
+    return false;
+  }
+  process.stderr.write(summary + '\n');
+  return true;
 }
