@@ -13,9 +13,14 @@ import {
 } from '../contracts/index.js';
 import { classicUnitKey, classicUnits } from '../kernel/index.js';
 import type { ClassicResultStore } from './classic-result-store.js';
-import { ImportRefusedError, type RefusedLine } from './result-transfer.js';
+import {
+  ImportRefusedError,
+  type RefusedLine,
+  refusalReason,
+  transferFields,
+} from './result-transfer.js';
 
-export const CLASSIC_TRANSFER_PROBLEM = 'classic';
+export const CLASSIC_TRANSFER_PROBLEM = 'classic' as const;
 
 export interface ClassicImportSummary {
   readonly units: number;
@@ -85,7 +90,7 @@ export async function importClassicResults(
         results.set(record.n, { line, record });
       }
     } catch (err) {
-      refused.push({ line, reason: reasonOf(err) });
+      refused.push({ line, reason: refusalReason(err) });
     }
   });
   refused.push(...checkAgainstItself(units, results));
@@ -164,19 +169,7 @@ function checkAgainstItself(
 }
 
 function parseLine(text: string): ClassicUnitResult | ClassicResult {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new Error('not JSON');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new Error('not a JSON object');
-  }
-  const { problem, ...fields } = value as Record<string, unknown>;
-  if (problem !== CLASSIC_TRANSFER_PROBLEM) {
-    throw new InvalidInputError('problem', problem ?? null, `"${CLASSIC_TRANSFER_PROBLEM}"`);
-  }
+  const fields = transferFields(text, CLASSIC_TRANSFER_PROBLEM);
   if (fields.kind === 'classic-unit') return parseClassicUnitResult(fields);
   if (fields.kind === 'classic') return parseClassicResult(fields);
   throw new InvalidInputError('kind', fields.kind ?? null, 'classic-unit or classic');
@@ -207,9 +200,4 @@ function sameCounts(a: ClassicUnitResult, b: ClassicUnitResult): boolean {
 
 function counts(unit: ClassicUnitResult): string {
   return `${unit.boards} boards in ${unit.classes} classes`;
-}
-
-function reasonOf(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  return message.length > 300 ? `${message.slice(0, 300)}…` : message;
 }

@@ -76,19 +76,7 @@ export async function probeRedis(config: WqConfig, timeoutMs = 3000): Promise<vo
     if (db !== 0) await selectDatabase(redis, config);
   } catch (err) {
     if (err instanceof InvalidInputError) throw err;
-    // ioredis says only "None of startup nodes is available"; why (WRONGPASS, NOAUTH) is in
-    // the error of the last node it tried.
-    const causes = [...seen, err].flatMap((e) => {
-      const last = (e as { lastNodeError?: unknown } | null)?.lastNodeError;
-      return last === undefined ? [e] : [last, e];
-    });
-    const errors = causes.map((e) => classify(config, e));
-    throw (
-      errors.find((e) => e instanceof InvalidInputError) ??
-      errors.find((e) => e instanceof RedisUnavailableError && e.problem === 'not-redis') ??
-      errors[0] ??
-      classify(config, err)
-    );
+    throw probeFailure(config, seen, err, 'first seen');
   } finally {
     redis.disconnect();
   }
@@ -131,17 +119,35 @@ async function probeCluster(config: WqConfig, timeoutMs: number): Promise<void> 
     await cluster.exists(`${config.prefix}:probe`);
   } catch (err) {
     if (err instanceof InvalidInputError) throw err;
-    // ioredis says only "None of startup nodes is available"; why (WRONGPASS, NOAUTH) is in
-    // the error of the last node it tried.
-    const causes = [...seen, err].flatMap((e) => {
-      const last = (e as { lastNodeError?: unknown } | null)?.lastNodeError;
-      return last === undefined ? [e] : [last, e];
-    });
-    const errors = causes.map((e) => classify(config, e));
-    throw errors.find((e) => e instanceof InvalidInputError) ?? classify(config, err);
+    throw probeFailure(config, seen, err, 'thrown');
   } finally {
     cluster.disconnect();
   }
+}
+
+/**
+ * The one error a failed probe reports, from the errors its client emitted (`seen`) and the one
+ * it threw: bad credentials first, then an answer that was not Redis, then `otherwise`'s pick.
+ */
+function probeFailure(
+  config: WqConfig,
+  seen: readonly unknown[],
+  thrown: unknown,
+  otherwise: 'first seen' | 'thrown',
+): Error {
+  // A cluster client says only "None of startup nodes is available"; why (WRONGPASS, NOAUTH)
+  // is in the error of the last node it tried.
+  const causes = [...seen, thrown].flatMap((e) => {
+    const last = (e as { lastNodeError?: unknown } | null)?.lastNodeError;
+    return last === undefined ? [e] : [last, e];
+  });
+  const errors = causes.map((e) => classify(config, e));
+  return (
+    errors.find((e) => e instanceof InvalidInputError) ??
+    errors.find((e) => e instanceof RedisUnavailableError && e.problem === 'not-redis') ??
+    (otherwise === 'first seen' ? errors[0] : undefined) ??
+    classify(config, thrown)
+  );
 }
 
 async function selectDatabase(redis: Redis, config: WqConfig): Promise<void> {

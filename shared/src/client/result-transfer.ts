@@ -12,6 +12,8 @@ import {
   knownValue,
   parseDepthResult,
   parseUnitResult,
+  type Problem,
+  PROBLEMS,
   type UnitResult,
   WeakQueensError,
 } from '../contracts/index.js';
@@ -19,7 +21,7 @@ import { MAX_N } from '../kernel/index.js';
 import type { ResultStore } from './result-store.js';
 
 /** The problem these results count; a line of another problem is refused. */
-export const TRANSFER_PROBLEM = 'weak';
+export const TRANSFER_PROBLEM = 'weak' as const;
 
 export type TransferLine =
   | ({ readonly problem: 'weak' } & UnitResult)
@@ -121,7 +123,7 @@ export async function importResults(
         sums.set(parsed.n, { line: number, record: parsed });
       }
     } catch (err) {
-      refused.push({ line: number, reason: reasonOf(err) });
+      refused.push({ line: number, reason: refusalReason(err) });
     }
   });
   // The file against itself: a complete set of units must add up to its N(n, D), and S(n) to
@@ -214,25 +216,7 @@ export async function importResults(
 type ParsedLine = UnitResult | DepthResult | (CompletionRecord & { readonly kind: 'sum' });
 
 function parseLine(text: string): ParsedLine {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new Error('not JSON');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new Error('not a JSON object');
-  }
-  const { problem, ...fields } = value as Record<string, unknown>;
-  if (problem !== TRANSFER_PROBLEM) {
-    throw new InvalidInputError(
-      'problem',
-      problem ?? null,
-      problem === 'classic'
-        ? `"${TRANSFER_PROBLEM}" (a classic export imports with --problem classic)`
-        : `"${TRANSFER_PROBLEM}"`,
-    );
-  }
+  const fields = transferFields(text, TRANSFER_PROBLEM);
   if (fields.kind === 'unit') return parseUnitResult(fields);
   if (fields.kind === 'depth') return parseDepthResult(fields);
   if (fields.kind === 'sum') {
@@ -275,7 +259,36 @@ function checkRecord(record: CompletionRecord): void {
   }
 }
 
-function reasonOf(err: unknown): string {
+/**
+ * The fields of one line of an export of `problem` (without `problem`), or an error that says
+ * what is wrong with it; a line of the other problem says which flag imports it.
+ */
+export function transferFields(text: string, problem: Problem): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error('not JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new Error('not a JSON object');
+  }
+  const { problem: given, ...fields } = value as Record<string, unknown>;
+  if (given !== problem) {
+    const other = PROBLEMS.find((p) => p !== problem && p === given);
+    throw new InvalidInputError(
+      'problem',
+      given ?? null,
+      other === undefined
+        ? `"${problem}"`
+        : `"${problem}" (a ${other} export imports with --problem ${other})`,
+    );
+  }
+  return fields;
+}
+
+/** Why a line was refused, in at most 300 characters. */
+export function refusalReason(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   return message.length > 300 ? `${message.slice(0, 300)}…` : message;
 }

@@ -275,22 +275,12 @@ export class SweepProgressReader {
       (size?.unitsDone ?? 0) + (sweep.verify ? (size?.checksDone ?? 0) : 0),
       units + checks,
     );
-    const sum = queues.sums.get(classicSumJobId(n)) ?? { state: 'unknown', reason: '' };
-    let state: ProgressStatus;
-    let reason: string | undefined;
-    if (sum.state === 'failed') {
-      state = 'failed';
-      reason = /child \S+ failed/.test(sum.reason)
-        ? (queues.failed.get(`c:${n}`) ?? (await this.rootCause(sum.reason)))
-        : sum.reason || 'failed';
-    } else if (sum.state === 'completed') {
-      state = 'failed';
-      reason = `Q(${n}) is no longer in the result store; submit it again to recount it`;
-    } else if (sum.state === 'unknown') {
-      state = 'cancelled';
-    } else {
-      state = unitsDone > 0 || queues.running.has(`c:${n}`) ? 'running' : 'queued';
-    }
+    const { state, reason } = await this.unfinishedState(
+      queues.sums.get(classicSumJobId(n)),
+      queues.failed.get(`c:${n}`),
+      `Q(${n}) is no longer in the result store; submit it again to recount it`,
+      unitsDone > 0 || queues.running.has(`c:${n}`),
+    );
     return {
       n,
       state,
@@ -332,29 +322,17 @@ export class SweepProgressReader {
       if (sweep.verify) counted += stored?.checkCounts[d] ?? 0;
     }
     const unitsDone = Math.min(counted, units);
-    const sum = queues.sums.get(sumJobId(n)) ?? { state: 'unknown', reason: '' };
-    let state: ProgressStatus;
-    let reason: string | undefined;
-    // Only the sum job decides: a failed unit fails its parents (failParentOnFailure), and a
-    // failed job left over from an earlier flow must not fail a fresh one.
-    if (sum.state === 'failed') {
-      state = 'failed';
-      reason = /child \S+ failed/.test(sum.reason)
-        ? (this.failedDepth(n, queues) ?? (await this.rootCause(sum.reason)))
-        : sum.reason || 'failed';
-    } else if (sum.state === 'completed') {
-      // Finished without S(n) stored: withdrawn by a recount, or deleted.
-      state = 'failed';
-      const withdrawn = stored?.mismatch;
-      reason = withdrawn
+    // Finished without S(n) stored: withdrawn by a recount, or deleted.
+    const withdrawn = stored?.mismatch;
+    const { state, reason } = await this.unfinishedState(
+      queues.sums.get(sumJobId(n)),
+      this.failedDepth(n, queues),
+      withdrawn
         ? `S(${n}) was withdrawn: a recount disagreed (${withdrawn.depths.map((d) => `N(${n}, ${d.depth}): ${d.value} against ${d.expected}`).join('; ')})`
-        : `S(${n}) is no longer in the result store; submit it again to recount it`;
-    } else if (sum.state === 'unknown') {
-      state = 'cancelled';
-    } else {
-      const active = Array.from({ length: n }, (_, d) => queues.running.has(`${n}:${d}`));
-      state = unitsDone > 0 || active.includes(true) ? 'running' : 'queued';
-    }
+        : `S(${n}) is no longer in the result store; submit it again to recount it`,
+      unitsDone > 0 ||
+        Array.from({ length: n }, (_, d) => queues.running.has(`${n}:${d}`)).includes(true),
+    );
     const depths = options.depths ? this.depthViews(n, sweep, stored, queues, plans, now) : [];
     return {
       n,
@@ -365,6 +343,36 @@ export class SweepProgressReader {
       ...extras,
       ...(options.depths ? { depths } : {}),
     };
+  }
+
+  /**
+   * The state of an n whose result is not stored. Only its sum job decides: a failed unit fails
+   * its parents (failParentOnFailure), and a failed job left over from an earlier flow must not
+   * fail a fresh one. A finished sum without a stored result was withdrawn or deleted (`gone`).
+   */
+  private async unfinishedState(
+    sum: { state: SumState; reason: string } | undefined,
+    firstFailure: string | undefined,
+    gone: string,
+    started: boolean,
+  ): Promise<{ state: ProgressStatus; reason?: string }> {
+    switch (sum?.state ?? 'unknown') {
+      case 'failed': {
+        const why = sum?.reason ?? '';
+        return {
+          state: 'failed',
+          reason: /child \S+ failed/.test(why)
+            ? (firstFailure ?? (await this.rootCause(why)))
+            : why || 'failed',
+        };
+      }
+      case 'completed':
+        return { state: 'failed', reason: gone };
+      case 'unknown':
+        return { state: 'cancelled' };
+      default:
+        return { state: started ? 'running' : 'queued' };
+    }
   }
 
   private depthViews(

@@ -8,7 +8,7 @@ import { assertBoard } from '../kernel/board.js';
 import { CLASSIC_METHODS, parseClassicUnitKey } from '../kernel/classic-units.js';
 import { SWEEP_ID } from './job-payloads.js';
 import { PROBLEM_REGISTRY } from './problems.js';
-import { checkFirst, parseInput, record, refine } from './schema.js';
+import { checkFirst, parserOf, record, refine } from './schema.js';
 
 const REGISTRATION = PROBLEM_REGISTRY.classic;
 export const CLASSIC_JOB_NAMES = REGISTRATION.jobNames;
@@ -53,6 +53,8 @@ const decimal = v.message(v.pipe(v.string(), v.regex(/^(0|[1-9]\d{0,39})$/)), 'a
 const count = v.message(v.pipe(v.number(), v.safeInteger(), v.minValue(0)), 'a whole number ≥ 0');
 const seconds = v.message(v.pipe(v.number(), v.finite(), v.minValue(0)), 'a number of seconds ≥ 0');
 const unitKey = v.string('a unit key such as "3.7"');
+/** The sweep whose job counted a result (a later sweep may reuse it). */
+const resultSweepId = v.message(v.pipe(v.string(), v.regex(SWEEP_ID)), 'a sweep id');
 const keyList = v.message(
   v.pipe(v.array(v.string()), v.readonly()),
   'distinct unit keys such as "3.7"',
@@ -72,6 +74,11 @@ const BoardSchema = checkFirst(
     }, 'nested'),
   ),
 );
+
+/** A classic contract: its board judged first, then its fields. */
+function onClassicBoard<const E extends v.ObjectEntries>(entries: E) {
+  return v.pipe(v.unknown(), BoardSchema, record(entries));
+}
 
 /** Every key names a unit of Q(n), once. */
 function unitsOfBoard<T extends { readonly n: number }>(
@@ -101,18 +108,18 @@ function unitsOfBoard<T extends { readonly n: number }>(
 
 /** A `classic-unit` job: count one unit of Q(n) by `method`. */
 export const ClassicUnitJobSchema = v.pipe(
-  v.unknown(),
-  BoardSchema,
-  record({ problem, sweepId, n: integer, unit: unitKey, method, role }),
+  onClassicBoard({ problem, sweepId, n: integer, unit: unitKey, method, role }),
   refine(unitsOfBoard('unit'), 'nested'),
 );
 export type ClassicUnitJobData = v.InferOutput<typeof ClassicUnitJobSchema>;
+export const parseClassicUnitJobData: (input: unknown) => ClassicUnitJobData = parserOf(
+  ClassicUnitJobSchema,
+  'classic unit job',
+);
 
 /** A `classic-sum` job: Q(n) and the classes over every unit, each exactly once. */
 export const ClassicSumJobSchema = v.pipe(
-  v.unknown(),
-  BoardSchema,
-  record({
+  onClassicBoard({
     problem,
     sweepId,
     n: integer,
@@ -129,12 +136,14 @@ export const ClassicSumJobSchema = v.pipe(
   }, 'nested'),
 );
 export type ClassicSumJobData = v.InferOutput<typeof ClassicSumJobSchema>;
+export const parseClassicSumJobData: (input: unknown) => ClassicSumJobData = parserOf(
+  ClassicSumJobSchema,
+  'classic sum job',
+);
 
 /** What a `classic-unit` job returns and the store keeps: one unit's subtotals with its class. */
 export const ClassicUnitResultSchema = v.pipe(
-  v.unknown(),
-  BoardSchema,
-  record({
+  onClassicBoard({
     kind: v.literal('classic-unit', '"classic-unit"'),
     n: integer,
     unit: unitKey,
@@ -145,18 +154,20 @@ export const ClassicUnitResultSchema = v.pipe(
     classes: decimal,
     seconds,
     worker: v.message(v.pipe(v.string(), v.minLength(1), v.maxLength(200)), 'a worker id'),
-    sweepId: v.message(v.pipe(v.string(), v.regex(SWEEP_ID)), 'a sweep id'),
+    sweepId: resultSweepId,
     role,
   }),
   refine(unitsOfBoard('unit'), 'nested'),
 );
 export type ClassicUnitResult = v.InferOutput<typeof ClassicUnitResultSchema>;
+export const parseClassicUnitResult: (input: unknown) => ClassicUnitResult = parserOf(
+  ClassicUnitResultSchema,
+  'classic unit result',
+);
 
 /** What a `classic-sum` job returns and the store keeps per n. */
 export const ClassicResultSchema = v.pipe(
-  v.unknown(),
-  BoardSchema,
-  record({
+  onClassicBoard({
     kind: v.literal('classic', '"classic"'),
     n: integer,
     /** Q(n), OEIS A000170. */
@@ -169,24 +180,12 @@ export const ClassicResultSchema = v.pipe(
     /** Single-core seconds summed over the units (first counts). */
     seconds,
     workers: v.message(v.pipe(v.array(v.string()), v.readonly()), 'a list of worker ids'),
-    sweepId: v.message(v.pipe(v.string(), v.regex(SWEEP_ID)), 'a sweep id'),
+    sweepId: resultSweepId,
     completedAt: v.message(v.pipe(v.string(), v.minLength(1), v.maxLength(40)), 'an ISO time'),
   }),
 );
 export type ClassicResult = v.InferOutput<typeof ClassicResultSchema>;
-
-export function parseClassicUnitJobData(data: unknown): ClassicUnitJobData {
-  return parseInput(ClassicUnitJobSchema, data, { name: 'classic unit job' });
-}
-
-export function parseClassicSumJobData(data: unknown): ClassicSumJobData {
-  return parseInput(ClassicSumJobSchema, data, { name: 'classic sum job' });
-}
-
-export function parseClassicUnitResult(data: unknown): ClassicUnitResult {
-  return parseInput(ClassicUnitResultSchema, data, { name: 'classic unit result' });
-}
-
-export function parseClassicResult(data: unknown): ClassicResult {
-  return parseInput(ClassicResultSchema, data, { name: 'classic result' });
-}
+export const parseClassicResult: (input: unknown) => ClassicResult = parserOf(
+  ClassicResultSchema,
+  'classic result',
+);

@@ -7,7 +7,7 @@ import { assertBoard, assertLegalUnit, MAX_N } from '../kernel/board.js';
 import { unitWeight } from '../kernel/symmetry.js';
 import { PLAN_ID } from './plan-record.js';
 import { UNIT_KEY } from './queues.js';
-import { checkFirst, parseInput, record, refine } from './schema.js';
+import { checkFirst, parserOf, record, refine } from './schema.js';
 
 /** Sweep ids name Redis keys and appear in job data: letters, digits, '-' and '_' only. */
 export const SWEEP_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -104,6 +104,10 @@ export const UnitJobSchema = v.pipe(
   refine(middleRows, 'nested'),
 );
 export type UnitJobData = v.InferOutput<typeof UnitJobSchema>;
+export const parseUnitJobData: (input: unknown) => UnitJobData = parserOf(
+  UnitJobSchema,
+  'unit job',
+);
 
 /**
  * The rows must fit this board and be a unit the plan makes, with the weight the plan gives
@@ -179,6 +183,10 @@ export const DepthJobSchema = v.pipe(
   }),
 );
 export type DepthJobData = v.InferOutput<typeof DepthJobSchema>;
+export const parseDepthJobData: (input: unknown) => DepthJobData = parserOf(
+  DepthJobSchema,
+  'depth job',
+);
 
 /** A `sum` job: S(n) over every D in 0..n−1. */
 export const SumJobSchema = v.pipe(
@@ -209,15 +217,4 @@ export const SumJobSchema = v.pipe(
   }, 'nested'),
 );
 export type SumJobData = v.InferOutput<typeof SumJobSchema>;
-
-export function parseUnitJobData(data: unknown): UnitJobData {
-  return parseInput(UnitJobSchema, data, { name: 'unit job' });
-}
-
-export function parseDepthJobData(data: unknown): DepthJobData {
-  return parseInput(DepthJobSchema, data, { name: 'depth job' });
-}
-
-export function parseSumJobData(data: unknown): SumJobData {
-  return parseInput(SumJobSchema, data, { name: 'sum job' });
-}
+export const parseSumJobData: (input: unknown) => SumJobData = parserOf(SumJobSchema, 'sum job');

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { InvalidInputError } from '../kernel/errors.js';
 import { ALGORITHMS } from '../kernel/algorithms.js';
 import { SWEEP_ID } from './job-payloads.js';
-import { parseInput, record } from './schema.js';
+import { parseInput, parserOf, record } from './schema.js';
 
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
 
@@ -55,6 +55,10 @@ export const UnitResultSchema = record({
   slot: optionalIndex('a slot index'),
 });
 export type UnitResult = v.InferOutput<typeof UnitResultSchema>;
+export const parseUnitResult: (input: unknown) => UnitResult = parserOf(
+  UnitResultSchema,
+  'unit result',
+);
 
 /** What a `depth` job returns (and what the result store keeps per (n, D)). */
 export const DepthResultSchema = record({
@@ -69,6 +73,10 @@ export const DepthResultSchema = record({
   role,
 });
 export type DepthResult = v.InferOutput<typeof DepthResultSchema>;
+export const parseDepthResult: (input: unknown) => DepthResult = parserOf(
+  DepthResultSchema,
+  'depth result',
+);
 
 /** A child value of a `sum` job: a depth result, or the unit result of an unsplit (n, D). */
 const UnitAsDepthSchema = v.pipe(UnitResultSchema, v.transform(wholeDepth));
@@ -137,14 +145,6 @@ export const CompletionRecordSchema = record({
   checks: v.optional(depthResults),
 });
 export type CompletionRecord = v.InferOutput<typeof CompletionRecordSchema>;
-
-export function parseUnitResult(value: unknown): UnitResult {
-  return parseInput(UnitResultSchema, value, { name: 'unit result' });
-}
-
-export function parseDepthResult(value: unknown): DepthResult {
-  return parseInput(DepthResultSchema, value, { name: 'depth result' });
-}
 
 /** A child value of a `sum` job: a depth result, or the unit result of an unsplit (n, D). */
 export function parseChildResult(value: unknown): DepthResult {

@@ -29,6 +29,14 @@ export function parseInput<S extends AnySchema>(
   throw toError(result.issues[0], input, name, qualify);
 }
 
+/** The parser of one contract: `parseInput` with the contract's name bound. */
+export function parserOf<S extends AnySchema>(
+  schema: S,
+  name: string,
+): (input: unknown) => v.InferOutput<S> {
+  return (input) => parseInput(schema, input, { name });
+}
+
 function toError(issue: v.BaseIssue<unknown>, input: unknown, name: string, qualify: boolean) {
   const keys: string[] = [];
   let value = input;
