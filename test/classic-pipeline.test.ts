@@ -90,6 +90,8 @@ describe('when a classic sweep runs on two workers and one is killed with SIGKIL
     expect(checks.size).toBe(6);
     for (const [key, check] of checks) {
       expect(check.method).toBe('images');
+      // Two live workers: a unit's two counts were made by two of them.
+      expect([key, check.worker === units.get(key)?.worker]).toEqual([key, false]);
       expect(check.boards).toBe(units.get(key)?.boards);
       expect(check.classes).toBe(units.get(key)?.classes);
     }

@@ -2,9 +2,9 @@
 // classic thread and stores its subtotals with its class; a `classic-sum` (aggregate queue)
 // adds every unit, each exactly once, compares the sampled second counts, and publishes Q(n)
 // and the class count only when they agree.
-import { type Job, UnrecoverableError } from 'bullmq';
+import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 import { type ClassicThreads, parseClassicUnitKey } from '@weak-queens/shared/kernel';
-import { type ClassicResultStore, type Logger } from '@weak-queens/shared/client';
+import { type ClassicResultStore, type Logger, type WorkerInfo } from '@weak-queens/shared/client';
 import {
   type ClassicResult,
   type ClassicUnitResult,
@@ -12,17 +12,22 @@ import {
   parseClassicUnitJobData,
 } from '@weak-queens/shared/contracts';
 import { asJobFailure } from './failures.js';
+import { DEFER_MS, isBetterElsewhere, MAX_DEFERRALS } from './verification.js';
 
 export interface ClassicProcessorDeps {
   readonly store: ClassicResultStore;
   readonly threads: ClassicThreads;
   readonly workerId: string;
   readonly logger: Logger;
+  /** The workers with a recent heartbeat (a unit's two counts go to two of them). */
+  readonly liveWorkers: () => Promise<readonly WorkerInfo[]>;
 }
 
 export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
   const { store, threads, workerId, logger } = deps;
-  return async (job: Job): Promise<ClassicUnitResult> => {
+  // Per job id: how often this worker has put a count back for another worker.
+  const deferrals = new Map<string, number>();
+  return async (job: Job, token?: string): Promise<ClassicUnitResult> => {
     const log = logger.child({ job: job.id });
     try {
       const data = parseClassicUnitJobData(job.data);
@@ -32,6 +37,21 @@ export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
         log.info({ n: data.n, unit: data.unit }, 'classic unit already in the result store');
         return stored;
       }
+      // A verified unit's two counts belong on two workers where there are two: a count whose
+      // other count this worker made waits a moment for another one (a bounded number of times).
+      const other = await store.unit(data.n, data.unit, data.role ? undefined : 'check');
+      const deferred = deferrals.get(String(job.id)) ?? 0;
+      if (
+        token &&
+        other &&
+        deferred < MAX_DEFERRALS &&
+        isBetterElsewhere(workerId, [other.worker], await deps.liveWorkers())
+      ) {
+        deferrals.set(String(job.id), deferred + 1);
+        await job.moveToDelayed(Date.now() + DEFER_MS, token);
+        throw new DelayedError();
+      }
+      deferrals.delete(String(job.id));
       const unit = parseClassicUnitKey(data.n, data.unit);
       if (!unit) throw new UnrecoverableError(`classic unit job.unit: ${data.unit} is no unit`);
       const started = performance.now();
@@ -57,13 +77,16 @@ export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
       log.info({ n: data.n, unit: data.unit, seconds: result.seconds }, 'classic unit counted');
       return result;
     } catch (err) {
+      if (err instanceof DelayedError) throw err;
       log.warn({ err }, 'classic unit failed');
       throw asJobFailure(err);
     }
   };
 }
 
-export function createClassicSumProcessor(deps: Omit<ClassicProcessorDeps, 'threads'>) {
+export function createClassicSumProcessor(
+  deps: Omit<ClassicProcessorDeps, 'threads' | 'liveWorkers'>,
+) {
   const { store, logger } = deps;
   return async (job: Job): Promise<ClassicResult> => {
     try {
