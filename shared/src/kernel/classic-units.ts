@@ -210,10 +210,14 @@ function cornerPlain(y: number, c: number, l: number, r: number): number {
       count += tailCount(free1, c1, l1, r1);
       continue;
     }
+    if (~(c1 | (l1 << 1) | (r1 >>> 1)) === 0) continue; // row y + 2 blocked already
     while (free1 !== 0) {
       const bit1 = free1 & -free1;
       free1 ^= bit1;
-      count += cornerPlain(y + 2, c1 | bit1, (l1 | bit1) << 1, (r1 | bit1) >>> 1);
+      const c2 = c1 | bit1;
+      const l2 = (l1 | bit1) << 1;
+      const r2 = (r1 | bit1) >>> 1;
+      if (~(c2 | (l2 << 1) | (r2 >>> 1)) !== 0) count += cornerPlain(y + 2, c2, l2, r2);
     }
   }
   return count;
@@ -306,14 +310,20 @@ function edgePlain(y: number, c: number, l: number, r: number): void {
     const l1 = (l | bit) << 1;
     const r1 = (r | bit) >>> 1;
     if (last3) edgeTail(c1, l1, r1);
+    else if (~(c1 | (l1 << 1) | (r1 >>> 1)) === 0)
+      continue; // row y + 2 blocked already
     else if (single) edgeSide(y1, c1, l1, r1);
     else {
       let free1 = ~(c1 | l1 | r1);
       while (free1 !== 0) {
         const bit1 = free1 & -free1;
         free1 ^= bit1;
+        const c2 = c1 | bit1;
+        const l2 = (l1 | bit1) << 1;
+        const r2 = (r1 | bit1) >>> 1;
+        if (~(c2 | (l2 << 1) | (r2 >>> 1)) === 0) continue;
         rows[y1] = bit1;
-        edgeRow(y + 2, c1 | bit1, (l1 | bit1) << 1, (r1 | bit1) >>> 1);
+        edgeRow(y + 2, c2, l2, r2);
       }
     }
   }
