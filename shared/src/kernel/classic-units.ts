@@ -16,6 +16,7 @@
 // (0, 0), row 1 at column B), or `B.c` (row 0 at column B ≥ 1, row 1 at column c).
 import { InvalidInputError } from './errors.js';
 import { assertBoard, fullMask } from './board.js';
+import { classicWasm } from './classic-wasm.js';
 
 /** A unit of Q(n): the canonical boards whose rows 0 and 1 hold these columns. */
 export interface ClassicUnit {
@@ -42,6 +43,13 @@ export interface ClassicTotals {
  */
 export type ClassicMethod = 'pruned' | 'images';
 export const CLASSIC_METHODS: readonly ClassicMethod[] = ['pruned', 'images'];
+
+/**
+ * Which code runs `pruned`: `wasm` (the WebAssembly build of the same search, classic-wasm.ts),
+ * `js` (the TypeScript below, the reference), or `auto`: wasm when the build has it.
+ */
+export type ClassicEngine = 'auto' | 'wasm' | 'js';
+export const CLASSIC_ENGINES: readonly ClassicEngine[] = ['auto', 'wasm', 'js'];
 
 /** Boards below 4×4 have no canonical split: one unit counts them whole. */
 export const WHOLE_BOARD = -1;
@@ -82,15 +90,19 @@ export function parseClassicUnitKey(n: number, key: string): ClassicUnit | undef
     : undefined;
 }
 
-/** Counts one unit by `method`. */
+/** Counts one unit by `method` (`engine`: which code runs `pruned`). */
 export function countClassicUnit(
   unit: ClassicUnit,
   method: ClassicMethod = 'pruned',
+  engine: ClassicEngine = 'auto',
 ): ClassicTotals {
   const { n } = unit;
   assertBoard(n, n - 1);
   if (!CLASSIC_METHODS.includes(method)) {
     throw new InvalidInputError('method', method, CLASSIC_METHODS.join(' or '));
+  }
+  if (!CLASSIC_ENGINES.includes(engine)) {
+    throw new InvalidInputError('engine', engine, CLASSIC_ENGINES.join(' or '));
   }
   if (n < 4 || unit.first === WHOLE_BOARD) {
     if (n >= 4 || unit.first !== WHOLE_BOARD) {
@@ -105,21 +117,34 @@ export function countClassicUnit(
       `a unit of Q(${n}) (see classicUnits)`,
     );
   }
-  const orbits =
-    method === 'pruned'
-      ? unit.first === 0
-        ? countCorner(n, unit.second)
-        : countEdge(n, unit.first, unit.second)
-      : countByImages(n, [unit.first, unit.second], (board) => classify(n, board));
-  return totalsOf(orbits);
+  if (method === 'images') {
+    return totalsOf(countByImages(n, [unit.first, unit.second], (board) => classify(n, board)));
+  }
+  const wasm = engine === 'js' ? undefined : classicWasm();
+  if (engine === 'wasm' && wasm === undefined) {
+    throw new Error('classic-units.wasm is missing: build @weak-queens/shared (npm run build)');
+  }
+  if (wasm === undefined) {
+    return totalsOf(
+      unit.first === 0 ? countCorner(n, unit.second) : countEdge(n, unit.first, unit.second),
+    );
+  }
+  const high = ~fullMask(n);
+  if (unit.first === 0) return totalsOf([wasm.countCorner(n, unit.second, high), 0, 0]);
+  wasm.countEdge(n, unit.first, unit.second, high);
+  return totalsOf([wasm.eights(), wasm.fours(), wasm.twos()]);
 }
 
 /** Q(n) and the classes from every unit in turn (one thread). */
-export function classicTotals(n: number, method: ClassicMethod = 'pruned'): ClassicTotals {
+export function classicTotals(
+  n: number,
+  method: ClassicMethod = 'pruned',
+  engine: ClassicEngine = 'auto',
+): ClassicTotals {
   let boards = 0n;
   let classes = 0n;
   for (const unit of classicUnits(n)) {
-    const totals = countClassicUnit(unit, method);
+    const totals = countClassicUnit(unit, method, engine);
     boards += totals.boards;
     classes += totals.classes;
   }
