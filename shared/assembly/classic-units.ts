@@ -61,6 +61,7 @@ function cornerPlain(y: i32, c: i32, l: i32, r: i32): i64 {
   if (y == m - 1) return tailCount(free, c, l, r);
   let count: i64 = 0;
   const last3 = y + 2 == m;
+  const k2 = m - y - 2;
   while (free != 0) {
     const bit = free & -free;
     free ^= bit;
@@ -79,7 +80,9 @@ function cornerPlain(y: i32, c: i32, l: i32, r: i32): i64 {
       const c2 = c1 | bit1;
       const l2 = (l1 | bit1) << 1;
       const r2 = (r1 | bit1) >>> 1;
-      if (~(c2 | (l2 << 1) | (r2 >>> 1)) != 0) count += cornerPlain(y + 2, c2, l2, r2);
+      if (~(c2 | (l2 << 1) | (r2 >>> 1)) == 0) continue;
+      if (~(c2 | (l2 << k2) | (r2 >>> k2)) == 0) continue;
+      count += cornerPlain(y + 2, c2, l2, r2);
     }
   }
   return count;
@@ -165,6 +168,7 @@ function edgePlain(y: i32, c: i32, l: i32, r: i32): void {
   const y1 = y + 1;
   const single = y1 == bound2;
   const last3 = y1 == m - 1;
+  const k2 = m - y - 2;
   while (free != 0) {
     const bit = free & -free;
     free ^= bit;
@@ -184,6 +188,7 @@ function edgePlain(y: i32, c: i32, l: i32, r: i32): void {
         const l2 = (l1 | bit1) << 1;
         const r2 = (r1 | bit1) >>> 1;
         if (~(c2 | (l2 << 1) | (r2 >>> 1)) == 0) continue;
+        if (~(c2 | (l2 << k2) | (r2 >>> k2) | last) == 0) continue;
         setRow(y1, bit1);
         edgeRow(y + 2, c2, l2, r2);
       }

@@ -224,6 +224,7 @@ function cornerPlain(y: number, c: number, l: number, r: number): number {
   let count = 0;
   if (y === m - 1) return tailCount(free, c, l, r);
   const last3 = y + 2 === m;
+  const k2 = m - y - 2; // from row y + 2 to the last row
   while (free !== 0) {
     const bit = free & -free;
     free ^= bit;
@@ -242,7 +243,9 @@ function cornerPlain(y: number, c: number, l: number, r: number): number {
       const c2 = c1 | bit1;
       const l2 = (l1 | bit1) << 1;
       const r2 = (r1 | bit1) >>> 1;
-      if (~(c2 | (l2 << 1) | (r2 >>> 1)) !== 0) count += cornerPlain(y + 2, c2, l2, r2);
+      if (~(c2 | (l2 << 1) | (r2 >>> 1)) === 0) continue;
+      if (~(c2 | (l2 << k2) | (r2 >>> k2)) === 0) continue; // the last row already blocked
+      count += cornerPlain(y + 2, c2, l2, r2);
     }
   }
   return count;
@@ -327,6 +330,7 @@ function edgePlain(y: number, c: number, l: number, r: number): void {
   const y1 = y + 1;
   const single = y1 === bound2;
   const last3 = y1 === m - 1;
+  const k2 = m - y - 2; // from row y + 2 to the last row
   while (free !== 0) {
     const bit = free & -free;
     free ^= bit;
@@ -347,6 +351,8 @@ function edgePlain(y: number, c: number, l: number, r: number): void {
         const l2 = (l1 | bit1) << 1;
         const r2 = (r1 | bit1) >>> 1;
         if (~(c2 | (l2 << 1) | (r2 >>> 1)) === 0) continue;
+        // The last row already without a column it may take.
+        if (~(c2 | (l2 << k2) | (r2 >>> k2) | last) === 0) continue;
         rows[y1] = bit1;
         edgeRow(y + 2, c2, l2, r2);
       }
