@@ -11,6 +11,8 @@ export default tseslint.config(
       '**/.turbo/**',
       '**/*.config.*',
       'eslint.config.js',
+      // AssemblyScript (i32, load, store): compiled by asc, outside every TypeScript project.
+      'shared/assembly/**',
       '**/bin/*.js',
     ],
   },

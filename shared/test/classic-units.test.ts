@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  CLASSIC_ENGINES,
   classicTotals,
   classicUnitKey,
   classicUnits,
+  classicWasm,
   countClassicUnit,
   parseClassicUnitKey,
 } from '../src/kernel/index.js';
@@ -58,11 +60,16 @@ describe('when counting ordinary queens by canonical boards of units', () => {
   it('agrees with brute force for n = 1 … 8, boards and classes, by both methods', () => {
     for (let n = 1; n <= 8; n++) {
       const oracle = bruteForce(n);
-      for (const method of ['pruned', 'images'] as const) {
-        const totals = classicTotals(n, method);
-        expect([n, method, totals.boards, totals.classes]).toEqual([
+      for (const [method, engine] of [
+        ['pruned', 'wasm'],
+        ['pruned', 'js'],
+        ['images', 'auto'],
+      ] as const) {
+        const totals = classicTotals(n, method, engine);
+        expect([n, method, engine, totals.boards, totals.classes]).toEqual([
           n,
           method,
+          engine,
           BigInt(oracle.boards),
           BigInt(oracle.classes),
         ]);
@@ -71,23 +78,51 @@ describe('when counting ordinary queens by canonical boards of units', () => {
     expect(bruteForce(8)).toEqual({ boards: 92, classes: 12 });
   });
 
-  it('matches OEIS A000170 and A002562 up to n = 14', () => {
-    for (let n = 1; n <= 14; n++) {
-      const totals = classicTotals(n);
-      expect([n, totals.boards.toString(), totals.classes.toString()]).toEqual([
-        n,
-        CLASSIC_QUEENS[n - 1],
-        UNIQUE_QUEENS[n - 1],
-      ]);
+  it('matches OEIS A000170 and A002562 up to n = 16, by the WebAssembly and the TypeScript search', () => {
+    for (const engine of ['wasm', 'js'] as const) {
+      for (let n = 1; n <= 16; n++) {
+        const totals = classicTotals(n, 'pruned', engine);
+        expect([engine, n, totals.boards.toString(), totals.classes.toString()]).toEqual([
+          engine,
+          n,
+          CLASSIC_QUEENS[n - 1],
+          UNIQUE_QUEENS[n - 1],
+        ]);
+      }
     }
   });
 
-  it('gives every unit the same subtotals by both methods (n = 12, 13)', () => {
+  it('gives every unit the same subtotals by both methods (n = 12, 13), with either engine', () => {
     for (const n of [12, 13]) {
       for (const unit of classicUnits(n)) {
-        expect(countClassicUnit(unit, 'images')).toEqual(countClassicUnit(unit, 'pruned'));
+        const images = countClassicUnit(unit, 'images');
+        for (const engine of ['wasm', 'js'] as const) {
+          expect([classicUnitKey(unit), engine, countClassicUnit(unit, 'pruned', engine)]).toEqual([
+            classicUnitKey(unit),
+            engine,
+            images,
+          ]);
+        }
       }
     }
+  });
+
+  it('has the WebAssembly build, equal to the TypeScript search on every unit of n = 4 … 14', () => {
+    // The build (turbo: test depends on build) compiles it; missing, `auto` would quietly fall
+    // back to TypeScript, so its absence is a failure here.
+    expect(classicWasm()).toBeDefined();
+    expect(CLASSIC_ENGINES).toEqual(['auto', 'wasm', 'js']);
+    for (let n = 4; n <= 14; n++) {
+      for (const unit of classicUnits(n)) {
+        const key = classicUnitKey(unit);
+        expect([n, key, countClassicUnit(unit, 'pruned', 'wasm')]).toEqual([
+          n,
+          key,
+          countClassicUnit(unit, 'pruned', 'js'),
+        ]);
+      }
+    }
+    expect(() => countClassicUnit(classicUnits(8)[0]!, 'pruned', 'gpu' as 'js')).toThrow(/engine/);
   });
 
   it('names the units of n = 8 by the columns of rows 0 and 1', () => {

@@ -10,12 +10,19 @@
 //
 // Why not Q27's constellations (the four border queens pre-placed): on a CPU their searches
 // re-walk the same upper rows once per compatible bottom/left/right queen; measured 1.5×
-// (n = 16) to 2.5× (n = 17) slower than this search per core.
+// (n = 16) to 2.5× (n = 17) slower than this search per core. (Not retried: this search does
+// 0.43× the nodes of the peer's mirror-only DFS at n = 16, 244 against 571 million.)
+//
+// Speed (one thread, CPU seconds of classicTotals against `peer-classic n n 1` in the same
+// run, mean of two, 2026-11-30 22:23, load 11–14 from other work): Q(17) 10.4 s in
+// WebAssembly (0.45× the peer's 23.0 s), 13.9 s in TypeScript (0.60×), 21.3 s before this
+// rewrite (0.93×). How the search is shaped for that: the comment above countCorner.
 //
 // A unit is fixed by the columns of rows 0 and 1, its key `a.b`: a corner unit `0.B` (queen at
 // (0, 0), row 1 at column B), or `B.c` (row 0 at column B ≥ 1, row 1 at column c).
 import { InvalidInputError } from './errors.js';
 import { assertBoard, fullMask } from './board.js';
+import { classicWasm } from './classic-wasm.js';
 
 /** A unit of Q(n): the canonical boards whose rows 0 and 1 hold these columns. */
 export interface ClassicUnit {
@@ -42,6 +49,13 @@ export interface ClassicTotals {
  */
 export type ClassicMethod = 'pruned' | 'images';
 export const CLASSIC_METHODS: readonly ClassicMethod[] = ['pruned', 'images'];
+
+/**
+ * Which code runs `pruned`: `wasm` (the WebAssembly build of the same search, classic-wasm.ts),
+ * `js` (the TypeScript below, the reference), or `auto`: wasm when the build has it.
+ */
+export type ClassicEngine = 'auto' | 'wasm' | 'js';
+export const CLASSIC_ENGINES: readonly ClassicEngine[] = ['auto', 'wasm', 'js'];
 
 /** Boards below 4×4 have no canonical split: one unit counts them whole. */
 export const WHOLE_BOARD = -1;
@@ -82,15 +96,19 @@ export function parseClassicUnitKey(n: number, key: string): ClassicUnit | undef
     : undefined;
 }
 
-/** Counts one unit by `method`. */
+/** Counts one unit by `method` (`engine`: which code runs `pruned`). */
 export function countClassicUnit(
   unit: ClassicUnit,
   method: ClassicMethod = 'pruned',
+  engine: ClassicEngine = 'auto',
 ): ClassicTotals {
   const { n } = unit;
   assertBoard(n, n - 1);
   if (!CLASSIC_METHODS.includes(method)) {
     throw new InvalidInputError('method', method, CLASSIC_METHODS.join(' or '));
+  }
+  if (!CLASSIC_ENGINES.includes(engine)) {
+    throw new InvalidInputError('engine', engine, CLASSIC_ENGINES.join(' or '));
   }
   if (n < 4 || unit.first === WHOLE_BOARD) {
     if (n >= 4 || unit.first !== WHOLE_BOARD) {
@@ -105,21 +123,34 @@ export function countClassicUnit(
       `a unit of Q(${n}) (see classicUnits)`,
     );
   }
-  const orbits =
-    method === 'pruned'
-      ? unit.first === 0
-        ? countCorner(n, unit.second)
-        : countEdge(n, unit.first, unit.second)
-      : countByImages(n, [unit.first, unit.second], (board) => classify(n, board));
-  return totalsOf(orbits);
+  if (method === 'images') {
+    return totalsOf(countByImages(n, [unit.first, unit.second], (board) => classify(n, board)));
+  }
+  const wasm = engine === 'js' ? undefined : classicWasm();
+  if (engine === 'wasm' && wasm === undefined) {
+    throw new Error('classic-units.wasm is missing: build @weak-queens/shared (npm run build)');
+  }
+  if (wasm === undefined) {
+    return totalsOf(
+      unit.first === 0 ? countCorner(n, unit.second) : countEdge(n, unit.first, unit.second),
+    );
+  }
+  const high = ~fullMask(n);
+  if (unit.first === 0) return totalsOf([wasm.countCorner(n, unit.second, high), 0, 0]);
+  wasm.countEdge(n, unit.first, unit.second, high);
+  return totalsOf([wasm.eights(), wasm.fours(), wasm.twos()]);
 }
 
 /** Q(n) and the classes from every unit in turn (one thread). */
-export function classicTotals(n: number, method: ClassicMethod = 'pruned'): ClassicTotals {
+export function classicTotals(
+  n: number,
+  method: ClassicMethod = 'pruned',
+  engine: ClassicEngine = 'auto',
+): ClassicTotals {
   let boards = 0n;
   let classes = 0n;
   for (const unit of classicUnits(n)) {
-    const totals = countClassicUnit(unit, method);
+    const totals = countClassicUnit(unit, method, engine);
     boards += totals.boards;
     classes += totals.classes;
   }
@@ -136,156 +167,235 @@ function totalsOf([eight, four, two]: readonly number[]): ClassicTotals {
   };
 }
 
+// The pruned search, shaped for V8 (every choice below measured on Q(16), one thread):
+// - plain recursion with the masks as arguments: a call per node costs less than a stack in
+//   typed arrays (Q(16) without symmetry: 4.2 s against 5.3 s);
+// - two rows per call (one loop nested in another), and the last three rows of a branch in
+//   one call: half the calls (3.55 s against 4.1 s);
+// - the columns mask carries every bit above n set, so `~(c | l | r)` is already the free
+//   columns: no mask in the loops, and the left diagonal's bits above n never matter (they
+//   fall off at bit 31);
+// - one function per phase of rows (sides forbidden / plain / the side rule / the tail), each
+//   picking the next row's function once per call, not once per child, so the row rules cost
+//   nothing per node. The corner and edge functions repeat the same loops on purpose: one
+//   loop shared through a callback or a flag per node would cost what the split saves;
+// - a branch ends as soon as the row after the next one, or the last row (for an edge unit:
+//   outside `last`), has no free cell left by the queens placed so far (Q(16): 2.09 s against
+//   1.87 s for the first check; the second wins about 4% in WebAssembly, nothing in V8).
+// The unit being counted lives in module state so the functions stay small and monomorphic;
+// a unit is counted synchronously, never two at a time in one thread. classic-wasm.ts runs
+// the same search compiled from shared/assembly/classic-units.ts, function for function.
+let m = 0; // the last row and column
+let b = 0; // row 0's column (edge unit) or row 1's (corner unit)
+let bound2 = 0; // m − b: both side queens are placed by this row
+let side = 0; // columns 0 and m
+let last = 0; // columns the last row may not take: within b − 1 of a corner
+let half = 0; // the last row's column that the half turn maps to (0, b)
+let three = 0; // row b's column that three quarter turns map to (0, b): column m
+// Each row's queen as a bit, for the rare leaf that is compared with its rotations.
+const rows = new Int32Array(32);
+let eight = 0;
+let four = 0;
+let two = 0;
+
 /**
  * Corner unit `0.B`: every completion is canonical (orbit 8) once column 1 stays empty above
- * row B (its queen below row 1's, so the transposed board is not counted too). A bitmask DFS
- * on a typed-array stack; the last row is counted by whether a column is left.
+ * row B (its queen below row 1's, so the transposed board is not counted too).
  */
-function countCorner(n: number, b: number): [number, number, number] {
-  const full = fullMask(n);
-  const m = n - 1;
-  const avail = new Int32Array(n);
-  const cols = new Int32Array(n);
-  const left = new Int32Array(n);
-  const right = new Int32Array(n);
-  const bit0 = 1;
-  const bit1 = 1 << b;
-  cols[2] = bit0 | bit1;
-  left[2] = ((((bit0 << 1) | bit1) << 1) & full) | 0;
-  right[2] = ((bit0 >>> 1) | bit1) >>> 1;
-  const start = ~(cols[2] | left[2] | right[2]) & full;
-  avail[2] = 2 < b ? start & ~2 : start;
-  let y = 2;
+function countCorner(n: number, second: number): [number, number, number] {
+  m = n - 1;
+  b = second;
+  const bit1 = 1 << second;
+  const c = ~fullMask(n) | 1 | bit1;
+  const l = (2 | bit1) << 1;
+  const r = bit1 >>> 1;
+  return [2 < b ? cornerUpper(2, c, l, r) : cornerPlain(2, c, l, r), 0, 0];
+}
+
+/** Rows 2 … B − 1 of a corner unit: column 1 (bit 2) stays empty. */
+function cornerUpper(y: number, c: number, l: number, r: number): number {
+  let free = ~(c | l | r | 2);
   let count = 0;
-  while (y >= 2) {
-    const free = avail[y] as number;
-    if (free === 0) {
-      y--;
-      continue;
-    }
+  const y1 = y + 1;
+  const upper = y1 < b;
+  while (free !== 0) {
     const bit = free & -free;
-    avail[y] = free ^ bit;
-    const c = (cols[y] as number) | bit;
-    const l = (((left[y] as number) | bit) << 1) & full;
-    const r = ((right[y] as number) | bit) >>> 1;
-    let next = ~(c | l | r) & full;
-    if (y + 1 === m) {
-      if (next !== 0) count++;
-      continue;
-    }
-    if (y + 1 < b) next &= ~2;
-    if (y + 1 === m - 1) {
-      // The last two rows inline, as in countEdge.
-      while (next !== 0) {
-        const bit2 = next & -next;
-        next ^= bit2;
-        if ((~(c | bit2 | (((l | bit2) << 1) & full) | ((r | bit2) >>> 1)) & full) !== 0) count++;
-      }
-      continue;
-    }
-    if (next === 0) continue;
-    y++;
-    cols[y] = c;
-    left[y] = l;
-    right[y] = r;
-    avail[y] = next;
+    free ^= bit;
+    const c1 = c | bit;
+    const l1 = (l | bit) << 1;
+    const r1 = (r | bit) >>> 1;
+    count += upper ? cornerUpper(y1, c1, l1, r1) : cornerPlain(y1, c1, l1, r1);
   }
-  return [count, 0, 0];
+  return count;
+}
+
+/** Rows B … m of a corner unit, no rule but the attacks: rows y and y + 1 in one call. */
+function cornerPlain(y: number, c: number, l: number, r: number): number {
+  let free = ~(c | l | r);
+  let count = 0;
+  if (y === m - 1) return tailCount(free, c, l, r);
+  const last3 = y + 2 === m;
+  const k2 = m - y - 2; // from row y + 2 to the last row
+  while (free !== 0) {
+    const bit = free & -free;
+    free ^= bit;
+    const c1 = c | bit;
+    const l1 = (l | bit) << 1;
+    const r1 = (r | bit) >>> 1;
+    let free1 = ~(c1 | l1 | r1);
+    if (last3) {
+      count += tailCount(free1, c1, l1, r1);
+      continue;
+    }
+    if (~(c1 | (l1 << 1) | (r1 >>> 1)) === 0) continue; // row y + 2 blocked already
+    while (free1 !== 0) {
+      const bit1 = free1 & -free1;
+      free1 ^= bit1;
+      const c2 = c1 | bit1;
+      const l2 = (l1 | bit1) << 1;
+      const r2 = (r1 | bit1) >>> 1;
+      if (~(c2 | (l2 << 1) | (r2 >>> 1)) === 0) continue;
+      if (~(c2 | (l2 << k2) | (r2 >>> k2)) === 0) continue; // the last row already blocked
+      count += cornerPlain(y + 2, c2, l2, r2);
+    }
+  }
+  return count;
+}
+
+/** Row m − 1's candidates `free` that leave row m a column. */
+function tailCount(free: number, c: number, l: number, r: number): number {
+  let count = 0;
+  while (free !== 0) {
+    const bit = free & -free;
+    free ^= bit;
+    if (~(c | bit | ((l | bit) << 1) | ((r | bit) >>> 1)) !== 0) count++;
+  }
+  return count;
 }
 
 /**
  * Edge unit `B.c`: Takaken's pruned search. Rows above B keep the side columns empty; by row
  * m − B both side queens are placed (else the branch ends); the last row's queen keeps B away
  * from the corners. Each leaf is compared with the rotations that put a queen at (0, B).
- * Hot loop: typed-array stack, masks in locals, the queens kept as bits (a column is only
- * computed for the rare leaf that needs the comparison).
  */
-function countEdge(n: number, b: number, second: number): [number, number, number] {
-  const full = fullMask(n);
-  const m = n - 1;
-  const bound2 = m - b;
-  const side = (1 << m) | 1;
-  let last = 0; // columns within b − 1 of either corner
+function countEdge(n: number, first: number, second: number): [number, number, number] {
+  m = n - 1;
+  b = first;
+  bound2 = m - b;
+  side = (1 << m) | 1;
+  last = 0;
   for (let k = 0; k < b; k++) last |= (1 << k) | (1 << (m - k));
-  // Columns a row may not take whatever is above it: the sides, above row b.
-  const forbid = new Int32Array(n);
-  for (let y = 0; y < b; y++) forbid[y] = side;
-  const bits = new Int32Array(n);
-  bits[0] = 1 << b;
-  bits[1] = 1 << second;
-  const avail = new Int32Array(n);
-  const cols = new Int32Array(n);
-  const left = new Int32Array(n);
-  const right = new Int32Array(n);
+  half = 1 << (m - b);
+  three = 1 << m;
+  eight = four = two = 0;
   const bit0 = 1 << b;
   const bit1 = 1 << second;
-  cols[2] = bit0 | bit1;
-  left[2] = (((bit0 << 1) | bit1) << 1) & full;
-  right[2] = ((bit0 >>> 1) | bit1) >>> 1;
-  const orbits: [number, number, number] = [0, 0, 0];
-  // The rule of row m − b (both side queens placed by it) as a mask of what it may take.
-  const sideRule = (free: number, down: number): number => {
-    const placed = down & side;
-    return placed === 0 ? 0 : placed !== side ? free & side : free;
-  };
-  let start = ~(cols[2] | left[2] | right[2] | (forbid[2] as number)) & full;
-  if (bound2 === 2) start = sideRule(start, cols[2]);
-  avail[2] = start;
-  const quarter = 1; // bit of column 0
-  const half = 1 << (m - b);
-  const three = 1 << m;
-  let y = 2;
-  while (y >= 2) {
-    const free = avail[y] as number;
-    if (free === 0) {
-      y--;
-      continue;
-    }
+  rows[0] = bit0;
+  rows[1] = bit1;
+  edgeRow(2, ~fullMask(n) | bit0 | bit1, ((bit0 << 1) | bit1) << 1, ((bit0 >>> 1) | bit1) >>> 1);
+  return [eight, four, two];
+}
+
+/** Row y of an edge unit, by the phase it is in. */
+function edgeRow(y: number, c: number, l: number, r: number): void {
+  if (y < b) edgeUpper(y, c, l, r);
+  else if (y === m - 1) edgeTail(c, l, r);
+  else if (y === bound2) edgeSide(y, c, l, r);
+  else edgePlain(y, c, l, r);
+}
+
+/** Rows 2 … B − 1: the side columns stay empty. */
+function edgeUpper(y: number, c: number, l: number, r: number): void {
+  let free = ~(c | l | r | side);
+  const y1 = y + 1;
+  const upper = y1 < b;
+  while (free !== 0) {
     const bit = free & -free;
-    avail[y] = free ^ bit;
-    bits[y] = bit;
-    const c = (cols[y] as number) | bit;
-    const l = (((left[y] as number) | bit) << 1) & full;
-    const r = ((right[y] as number) | bit) >>> 1;
-    const y1 = y + 1;
-    let next = ~(c | l | r | (forbid[y1] as number)) & full;
-    if (y1 === m) {
-      if (next !== 0 && (next & last) === 0) {
-        bits[m] = next;
-        // Only a board with a rotation that also has a queen at (0, b) needs comparing.
-        if (bits[bound2] === quarter || next === half || bits[b] === three) {
-          const orbit = leafOrbit(n, columnsOf(bits), b);
-          if (orbit !== 0) orbits[orbit === 8 ? 0 : orbit === 4 ? 1 : 2]++;
-        } else orbits[0]++;
-      }
-      continue;
-    }
-    if (y1 === bound2) next = sideRule(next, c);
-    if (y1 === m - 1) {
-      // The last two rows inline: the deepest, most numerous level never touches the stack.
-      bits[y1] = 0;
-      while (next !== 0) {
-        const bit2 = next & -next;
-        next ^= bit2;
-        const final = ~(c | bit2 | (((l | bit2) << 1) & full) | ((r | bit2) >>> 1)) & full;
-        if (final === 0 || (final & last) !== 0) continue;
-        bits[y1] = bit2;
-        bits[m] = final;
-        if (bits[bound2] === quarter || final === half || bits[b] === three) {
-          const orbit = leafOrbit(n, columnsOf(bits), b);
-          if (orbit !== 0) orbits[orbit === 8 ? 0 : orbit === 4 ? 1 : 2]++;
-        } else orbits[0]++;
-      }
-      continue;
-    }
-    if (next === 0) continue;
-    y = y1;
-    cols[y] = c;
-    left[y] = l;
-    right[y] = r;
-    avail[y] = next;
+    free ^= bit;
+    rows[y] = bit;
+    const c1 = c | bit;
+    const l1 = (l | bit) << 1;
+    const r1 = (r | bit) >>> 1;
+    if (upper) edgeUpper(y1, c1, l1, r1);
+    else edgeRow(y1, c1, l1, r1);
   }
-  return orbits;
+}
+
+/** Row m − B: both side queens placed by it, so it takes the missing one if any. */
+function edgeSide(y: number, c: number, l: number, r: number): void {
+  let free = sideRule(~(c | l | r), c);
+  while (free !== 0) {
+    const bit = free & -free;
+    free ^= bit;
+    rows[y] = bit;
+    edgeRow(y + 1, c | bit, (l | bit) << 1, (r | bit) >>> 1);
+  }
+}
+
+/**
+ * A row between B and m − 2 other than m − B: with the next row in the same call when that
+ * one is plain too, with the last two rows when it is m − 2.
+ */
+function edgePlain(y: number, c: number, l: number, r: number): void {
+  let free = ~(c | l | r);
+  const y1 = y + 1;
+  const single = y1 === bound2;
+  const last3 = y1 === m - 1;
+  const k2 = m - y - 2; // from row y + 2 to the last row
+  while (free !== 0) {
+    const bit = free & -free;
+    free ^= bit;
+    rows[y] = bit;
+    const c1 = c | bit;
+    const l1 = (l | bit) << 1;
+    const r1 = (r | bit) >>> 1;
+    if (last3) edgeTail(c1, l1, r1);
+    else if (~(c1 | (l1 << 1) | (r1 >>> 1)) === 0)
+      continue; // row y + 2 blocked already
+    else if (single) edgeSide(y1, c1, l1, r1);
+    else {
+      let free1 = ~(c1 | l1 | r1);
+      while (free1 !== 0) {
+        const bit1 = free1 & -free1;
+        free1 ^= bit1;
+        const c2 = c1 | bit1;
+        const l2 = (l1 | bit1) << 1;
+        const r2 = (r1 | bit1) >>> 1;
+        if (~(c2 | (l2 << 1) | (r2 >>> 1)) === 0) continue;
+        // The last row already without a column it may take.
+        if (~(c2 | (l2 << k2) | (r2 >>> k2) | last) === 0) continue;
+        rows[y1] = bit1;
+        edgeRow(y + 2, c2, l2, r2);
+      }
+    }
+  }
+}
+
+/** The last two rows: each completion whose last queen keeps B from the corners is a leaf. */
+function edgeTail(c: number, l: number, r: number): void {
+  let free = ~(c | l | r);
+  if (m - 1 === bound2) free = sideRule(free, c);
+  while (free !== 0) {
+    const bit = free & -free;
+    free ^= bit;
+    const final = ~(c | bit | ((l | bit) << 1) | ((r | bit) >>> 1));
+    if (final === 0 || (final & last) !== 0) continue;
+    rows[m - 1] = bit;
+    // Only a board with a rotation that also has a queen at (0, b) needs comparing.
+    if (rows[bound2] === 1 || final === half || rows[b] === three) {
+      rows[m] = final;
+      const orbit = leafOrbit(m + 1, columnsOf(rows.subarray(0, m + 1)), b);
+      if (orbit === 8) eight++;
+      else if (orbit === 4) four++;
+      else if (orbit === 2) two++;
+    } else eight++;
+  }
+}
+
+/** What row m − B may take: the missing side column, any column, or none (both missing). */
+function sideRule(free: number, above: number): number {
+  const placed = above & side;
+  return placed === 0 ? 0 : placed !== side ? free & side : free;
 }
 
 function columnsOf(bits: Int32Array): Int32Array {
@@ -361,28 +471,24 @@ function countByImages(
   return orbits;
 }
 
-/** The 8 images of a board (columns per row). */
+/** The 8 images of a board (columns per row): its 4 rotations and their mirror images. */
 function images(board: readonly number[]): number[][] {
-  const n = board.length;
-  const m = n - 1;
-  const maps: ((r: number, c: number) => [number, number])[] = [
-    (r, c) => [r, c],
-    (r, c) => [r, m - c],
-    (r, c) => [m - r, c],
-    (r, c) => [m - r, m - c],
-    (r, c) => [c, r],
-    (r, c) => [m - c, m - r],
-    (r, c) => [c, m - r],
-    (r, c) => [m - c, r],
-  ];
-  return maps.map((f) => {
-    const out = new Array<number>(n).fill(0);
-    board.forEach((c, r) => {
-      const [r2, c2] = f(r, c);
-      out[r2] = c2;
+  const m = board.length - 1;
+  const out: number[][] = [];
+  let image = [...board];
+  for (let turn = 0; turn < 4; turn++) {
+    out.push(
+      image,
+      image.map((c) => m - c),
+    );
+    // A quarter turn takes the queen (r, c) to (c, m − r).
+    const next = new Array<number>(board.length).fill(0);
+    image.forEach((c, r) => {
+      next[c] = m - r;
     });
-    return out;
-  });
+    image = next;
+  }
+  return out;
 }
 
 function lexCompare(a: readonly number[], b: readonly number[]): number {

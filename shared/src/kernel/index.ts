@@ -34,9 +34,11 @@ export {
 } from './plan.js';
 export { classicCount, uniqueCount, listBoards, formatBoard } from './classic.js';
 export {
+  type ClassicEngine,
   type ClassicMethod,
   type ClassicTotals,
   type ClassicUnit,
+  CLASSIC_ENGINES,
   CLASSIC_METHODS,
   WHOLE_BOARD,
   classicTotals,
@@ -46,6 +48,7 @@ export {
   parseClassicUnitKey,
 } from './classic-units.js';
 export { ClassicThreads } from './classic-threads.js';
+export { type ClassicWasm, classicWasm } from './classic-wasm.js';
 export { countByDfs } from './bitmask-dfs.js';
 export { countByWindowTransfer } from './window-transfer.js';
 export {
