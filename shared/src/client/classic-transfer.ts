@@ -14,9 +14,9 @@ import {
 import { classicUnitKey, classicUnits } from '../kernel/index.js';
 import type { ClassicResultStore } from './classic-result-store.js';
 import {
+  eachLine,
   ImportRefusedError,
   type RefusedLine,
-  refusalReason,
   transferFields,
 } from './result-transfer.js';
 
@@ -65,32 +65,26 @@ export async function importClassicResults(
   const refused: RefusedLine[] = [];
   const units = new Map<string, Numbered<ClassicUnitResult>>();
   const results = new Map<number, Numbered<ClassicResult>>();
-  lines.forEach((text, index) => {
-    if (text.trim() === '') return;
-    const line = index + 1;
-    try {
-      const record = parseLine(text);
-      if (record.kind === 'classic-unit') {
-        const key = unitKey(record);
-        const earlier = units.get(key)?.record;
-        if (earlier && !sameCounts(earlier, record)) {
-          throw new Error(
-            `unit ${record.unit} of Q(${record.n}) counts ${counts(record)} here and ${counts(earlier)} on line ${units.get(key)?.line}`,
-          );
-        }
-        units.set(key, { line, record });
-      } else {
-        checkPublished(record);
-        const earlier = results.get(record.n);
-        if (earlier && (earlier.record.Q !== record.Q || earlier.record.unique !== record.unique)) {
-          throw new Error(
-            `Q(${record.n}) is ${record.Q} (unique ${record.unique}) here and ${earlier.record.Q} (unique ${earlier.record.unique}) on line ${earlier.line}`,
-          );
-        }
-        results.set(record.n, { line, record });
+  eachLine(lines, refused, (text, line) => {
+    const record = parseLine(text);
+    if (record.kind === 'classic-unit') {
+      const key = unitKey(record);
+      const earlier = units.get(key)?.record;
+      if (earlier && !sameCounts(earlier, record)) {
+        throw new Error(
+          `unit ${record.unit} of Q(${record.n}) counts ${counts(record)} here and ${counts(earlier)} on line ${units.get(key)?.line}`,
+        );
       }
-    } catch (err) {
-      refused.push({ line, reason: refusalReason(err) });
+      units.set(key, { line, record });
+    } else {
+      checkPublished(record);
+      const earlier = results.get(record.n);
+      if (earlier && (earlier.record.Q !== record.Q || earlier.record.unique !== record.unique)) {
+        throw new Error(
+          `Q(${record.n}) is ${record.Q} (unique ${record.unique}) here and ${earlier.record.Q} (unique ${earlier.record.unique}) on line ${earlier.line}`,
+        );
+      }
+      results.set(record.n, { line, record });
     }
   });
   refused.push(...checkAgainstItself(units, results));

@@ -87,43 +87,37 @@ export async function importResults(
   const units = new Map<string, { line: number; result: UnitResult }>();
   const depths = new Map<string, { line: number; result: DepthResult }>();
   const sums = new Map<number, { line: number; record: CompletionRecord }>();
-  lines.forEach((text, index) => {
-    if (text.trim() === '') return;
-    const number = index + 1;
-    try {
-      const parsed = parseLine(text);
-      if (parsed.kind === 'unit') {
-        const key = `${parsed.role ?? 'primary'}:${parsed.n}:${parsed.depth}:${parsed.unit}`;
-        const earlier = units.get(key);
-        if (earlier && earlier.result.value !== parsed.value) {
-          throw new Error(
-            `unit ${parsed.unit} of N(${parsed.n}, ${parsed.depth}) is ${parsed.value} here and ${earlier.result.value} on line ${earlier.line}`,
-          );
-        }
-        if (parsed.unit === '*') checkPublished(parsed.n, parsed.depth, parsed.value);
-        units.set(key, { line: number, result: parsed });
-      } else if (parsed.kind === 'depth') {
-        checkPublished(parsed.n, parsed.depth, parsed.value);
-        const key = `${parsed.role ?? 'primary'}:${parsed.n}:${parsed.depth}`;
-        const earlier = depths.get(key);
-        if (earlier && earlier.result.value !== parsed.value) {
-          throw new Error(
-            `N(${parsed.n}, ${parsed.depth}) is ${parsed.value} here and ${earlier.result.value} on line ${earlier.line}`,
-          );
-        }
-        depths.set(key, { line: number, result: parsed });
-      } else {
-        checkRecord(parsed);
-        const earlier = sums.get(parsed.n);
-        if (earlier && earlier.record.S !== parsed.S) {
-          throw new Error(
-            `S(${parsed.n}) is ${parsed.S} here and ${earlier.record.S} on line ${earlier.line}`,
-          );
-        }
-        sums.set(parsed.n, { line: number, record: parsed });
+  eachLine(lines, refused, (text, number) => {
+    const parsed = parseLine(text);
+    if (parsed.kind === 'unit') {
+      const key = `${parsed.role ?? 'primary'}:${parsed.n}:${parsed.depth}:${parsed.unit}`;
+      const earlier = units.get(key);
+      if (earlier && earlier.result.value !== parsed.value) {
+        throw new Error(
+          `unit ${parsed.unit} of N(${parsed.n}, ${parsed.depth}) is ${parsed.value} here and ${earlier.result.value} on line ${earlier.line}`,
+        );
       }
-    } catch (err) {
-      refused.push({ line: number, reason: refusalReason(err) });
+      if (parsed.unit === '*') checkPublished(parsed.n, parsed.depth, parsed.value);
+      units.set(key, { line: number, result: parsed });
+    } else if (parsed.kind === 'depth') {
+      checkPublished(parsed.n, parsed.depth, parsed.value);
+      const key = `${parsed.role ?? 'primary'}:${parsed.n}:${parsed.depth}`;
+      const earlier = depths.get(key);
+      if (earlier && earlier.result.value !== parsed.value) {
+        throw new Error(
+          `N(${parsed.n}, ${parsed.depth}) is ${parsed.value} here and ${earlier.result.value} on line ${earlier.line}`,
+        );
+      }
+      depths.set(key, { line: number, result: parsed });
+    } else {
+      checkRecord(parsed);
+      const earlier = sums.get(parsed.n);
+      if (earlier && earlier.record.S !== parsed.S) {
+        throw new Error(
+          `S(${parsed.n}) is ${parsed.S} here and ${earlier.record.S} on line ${earlier.line}`,
+        );
+      }
+      sums.set(parsed.n, { line: number, record: parsed });
     }
   });
   // The file against itself: a complete set of units must add up to its N(n, D), and S(n) to
@@ -285,6 +279,25 @@ export function transferFields(text: string, problem: Problem): Record<string, u
     );
   }
   return fields;
+}
+
+/**
+ * Calls `check` on every non-blank line with its number (from 1); a line it throws on is
+ * refused with the reason, and the next line is checked all the same.
+ */
+export function eachLine(
+  lines: readonly string[],
+  refused: RefusedLine[],
+  check: (text: string, line: number) => void,
+): void {
+  lines.forEach((text, index) => {
+    if (text.trim() === '') return;
+    try {
+      check(text, index + 1);
+    } catch (err) {
+      refused.push({ line: index + 1, reason: refusalReason(err) });
+    }
+  });
 }
 
 /** Why a line was refused, in at most 300 characters. */

@@ -112,10 +112,7 @@ export const ClassicUnitJobSchema = v.pipe(
   refine(unitsOfBoard('unit'), 'nested'),
 );
 export type ClassicUnitJobData = v.InferOutput<typeof ClassicUnitJobSchema>;
-export const parseClassicUnitJobData: (input: unknown) => ClassicUnitJobData = parserOf(
-  ClassicUnitJobSchema,
-  'classic unit job',
-);
+export const parseClassicUnitJobData = parserOf(ClassicUnitJobSchema, 'classic unit job');
 
 /** A `classic-sum` job: Q(n) and the classes over every unit, each exactly once. */
 export const ClassicSumJobSchema = v.pipe(
@@ -136,10 +133,7 @@ export const ClassicSumJobSchema = v.pipe(
   }, 'nested'),
 );
 export type ClassicSumJobData = v.InferOutput<typeof ClassicSumJobSchema>;
-export const parseClassicSumJobData: (input: unknown) => ClassicSumJobData = parserOf(
-  ClassicSumJobSchema,
-  'classic sum job',
-);
+export const parseClassicSumJobData = parserOf(ClassicSumJobSchema, 'classic sum job');
 
 /** What a `classic-unit` job returns and the store keeps: one unit's subtotals with its class. */
 export const ClassicUnitResultSchema = v.pipe(
@@ -160,32 +154,24 @@ export const ClassicUnitResultSchema = v.pipe(
   refine(unitsOfBoard('unit'), 'nested'),
 );
 export type ClassicUnitResult = v.InferOutput<typeof ClassicUnitResultSchema>;
-export const parseClassicUnitResult: (input: unknown) => ClassicUnitResult = parserOf(
-  ClassicUnitResultSchema,
-  'classic unit result',
-);
+export const parseClassicUnitResult = parserOf(ClassicUnitResultSchema, 'classic unit result');
 
 /** What a `classic-sum` job returns and the store keeps per n. */
-export const ClassicResultSchema = v.pipe(
-  onClassicBoard({
-    kind: v.literal('classic', '"classic"'),
-    n: integer,
-    /** Q(n), OEIS A000170. */
-    Q: decimal,
-    /** Boards distinct under rotations and reflections, OEIS A002562. */
-    unique: decimal,
-    units: count,
-    /** Units counted a second time by the other method, all agreeing. */
-    checked: count,
-    /** Single-core seconds summed over the units (first counts). */
-    seconds,
-    workers: v.message(v.pipe(v.array(v.string()), v.readonly()), 'a list of worker ids'),
-    sweepId: resultSweepId,
-    completedAt: v.message(v.pipe(v.string(), v.minLength(1), v.maxLength(40)), 'an ISO time'),
-  }),
-);
+export const ClassicResultSchema = onClassicBoard({
+  kind: v.literal('classic', '"classic"'),
+  n: integer,
+  /** Q(n), OEIS A000170. */
+  Q: decimal,
+  /** Boards distinct under rotations and reflections, OEIS A002562. */
+  unique: decimal,
+  units: count,
+  /** Units counted a second time by the other method, all agreeing. */
+  checked: count,
+  /** Single-core seconds summed over the units (first counts). */
+  seconds,
+  workers: v.message(v.pipe(v.array(v.string()), v.readonly()), 'a list of worker ids'),
+  sweepId: resultSweepId,
+  completedAt: v.message(v.pipe(v.string(), v.minLength(1), v.maxLength(40)), 'an ISO time'),
+});
 export type ClassicResult = v.InferOutput<typeof ClassicResultSchema>;
-export const parseClassicResult: (input: unknown) => ClassicResult = parserOf(
-  ClassicResultSchema,
-  'classic result',
-);
+export const parseClassicResult = parserOf(ClassicResultSchema, 'classic result');

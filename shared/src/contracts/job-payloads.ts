@@ -104,10 +104,7 @@ export const UnitJobSchema = v.pipe(
   refine(middleRows, 'nested'),
 );
 export type UnitJobData = v.InferOutput<typeof UnitJobSchema>;
-export const parseUnitJobData: (input: unknown) => UnitJobData = parserOf(
-  UnitJobSchema,
-  'unit job',
-);
+export const parseUnitJobData = parserOf(UnitJobSchema, 'unit job');
 
 /**
  * The rows must fit this board and be a unit the plan makes, with the weight the plan gives
@@ -183,10 +180,7 @@ export const DepthJobSchema = v.pipe(
   }),
 );
 export type DepthJobData = v.InferOutput<typeof DepthJobSchema>;
-export const parseDepthJobData: (input: unknown) => DepthJobData = parserOf(
-  DepthJobSchema,
-  'depth job',
-);
+export const parseDepthJobData = parserOf(DepthJobSchema, 'depth job');
 
 /** A `sum` job: S(n) over every D in 0..n−1. */
 export const SumJobSchema = v.pipe(
@@ -217,4 +211,4 @@ export const SumJobSchema = v.pipe(
   }, 'nested'),
 );
 export type SumJobData = v.InferOutput<typeof SumJobSchema>;
-export const parseSumJobData: (input: unknown) => SumJobData = parserOf(SumJobSchema, 'sum job');
+export const parseSumJobData = parserOf(SumJobSchema, 'sum job');

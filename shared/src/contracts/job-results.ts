@@ -55,10 +55,7 @@ export const UnitResultSchema = record({
   slot: optionalIndex('a slot index'),
 });
 export type UnitResult = v.InferOutput<typeof UnitResultSchema>;
-export const parseUnitResult: (input: unknown) => UnitResult = parserOf(
-  UnitResultSchema,
-  'unit result',
-);
+export const parseUnitResult = parserOf(UnitResultSchema, 'unit result');
 
 /** What a `depth` job returns (and what the result store keeps per (n, D)). */
 export const DepthResultSchema = record({
@@ -73,10 +70,7 @@ export const DepthResultSchema = record({
   role,
 });
 export type DepthResult = v.InferOutput<typeof DepthResultSchema>;
-export const parseDepthResult: (input: unknown) => DepthResult = parserOf(
-  DepthResultSchema,
-  'depth result',
-);
+export const parseDepthResult = parserOf(DepthResultSchema, 'depth result');
 
 /** A child value of a `sum` job: a depth result, or the unit result of an unsplit (n, D). */
 const UnitAsDepthSchema = v.pipe(UnitResultSchema, v.transform(wholeDepth));
