@@ -109,19 +109,23 @@ Efficiency = core-seconds ÷ (workers × slots × makespan).`,
 
 /** The stored calibration when Redis answers within a few seconds, else none. */
 async function storedCalibration(config: ReturnType<typeof compileConfig>): Promise<Calibration> {
-  const client = await openPipelineClient(config, 'plan');
+  // A described cluster needs no Redis: one that does not answer (after the usual few tries)
+  // only costs the calibration.
+  let client: Awaited<ReturnType<typeof openPipelineClient>> | undefined;
   try {
+    client = await openPipelineClient(config, 'plan');
+    const open = client;
     const timeout = new Promise<never>((_, reject) =>
       setTimeout(() => reject(new Error('timeout')), 3000).unref(),
     );
-    return await Promise.race([client.ping().then(() => client.store.calibration()), timeout]);
+    return await Promise.race([open.ping().then(() => open.store.calibration()), timeout]);
   } catch {
     process.stderr.write(
       'wq plan: Redis not reachable; planning with the uncalibrated cost model\n',
     );
     return {};
   } finally {
-    await client.close();
+    await client?.close();
   }
 }
 
