@@ -334,3 +334,36 @@ describe.concurrent('when more boards exist than the limit', () => {
     expect(run.stderr).toBe('');
   });
 });
+
+describe('when wq plan describes a cluster and Redis does not answer', () => {
+  interface SizeLine {
+    n: number;
+    units: number;
+    coreSeconds: number;
+    depths: { D: number; units: number; coreSeconds: number }[];
+  }
+
+  it('plans with the uncalibrated cost model, the same plan twice, its sums adding up', async () => {
+    const args = ['plan', '11-12', '--workers', '4', '--slots', '2', '--memory', '1GiB', '--json'];
+    const unreachable = { REDIS_URL: 'redis://127.0.0.1:1' };
+    const [first, second] = [
+      await wqWith(unreachable, ...args),
+      await wqWith(unreachable, ...args),
+    ];
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain(
+      'wq plan: Redis not reachable; planning with the uncalibrated cost model\n',
+    );
+    expect(second.stdout).toBe(first.stdout);
+    const out = lines(first.stdout).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const sizes = out.slice(0, -1) as unknown as SizeLine[];
+    expect(sizes.map((s) => s.n)).toEqual([11, 12]);
+    for (const size of sizes) {
+      expect(size.depths.map((d) => d.D)).toEqual(Array.from({ length: size.n }, (_, d) => d));
+      expect(size.depths.reduce((t, d) => t + d.units, 0)).toBe(size.units);
+      const core = size.depths.reduce((t, d) => t + d.coreSeconds, 0);
+      expect(Math.abs(core - size.coreSeconds)).toBeLessThan(0.01 * size.coreSeconds + 1e-3);
+    }
+    expect(Object.keys(out.at(-1) ?? {})).toEqual(['sweep']);
+  }, 60_000);
+});
