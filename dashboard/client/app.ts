@@ -4,7 +4,7 @@
 import type uPlotType from 'uplot';
 import type { DepthView, SizeView, Snapshot, SweepView, WorkerView } from '../src/snapshot.js';
 import type { TimelineUnit, TimelineView } from '../src/timeline.js';
-import { depthColour, overBy, seconds, TimelineChart } from './timeline-chart.js';
+import { overBy, seconds, TimelineChart, unitName } from './timeline-chart.js';
 
 interface ClassicView {
   readonly n: number;
@@ -400,12 +400,11 @@ function renderTimeline(view: TimelineView): void {
       ),
   ];
   $('timeline-facts').replaceChildren(...facts.filter((f): f is Node | string => Boolean(f)));
-  const depths = Array.from({ length: timeline.depths + 1 }, (_, d) => d);
   $('timeline-legend').replaceChildren(
-    ...depths.map((d) => {
+    ...timeline.legend.map(({ label, colour }) => {
       const swatch = h('span', { class: 'swatch' });
-      swatch.style.background = depthColour(d, timeline.depths);
-      return h('span', {}, swatch, `D=${d}`);
+      swatch.style.background = colour;
+      return h('span', {}, swatch, label);
     }),
     h('span', { class: 'legend-note' }, 'paler: second count · red outline: far over estimate'),
   );
@@ -418,7 +417,7 @@ function renderOverruns(units: readonly TimelineUnit[]): void {
     h(
       'tr',
       {},
-      h('td', { class: 'mono' }, `N(${u.n}, ${u.depth})`),
+      h('td', { class: 'mono' }, unitName(u)),
       h('td', { class: 'mono' }, u.unit + (u.role === 'check' ? ' (check)' : '')),
       h('td', {}, u.algorithm),
       h('td', { class: 'num' }, seconds(u.seconds)),

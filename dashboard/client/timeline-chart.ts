@@ -1,5 +1,6 @@
-// The sweep timeline on a canvas: one lane per worker slot, one bar per unit coloured by D, the
-// planned and actual makespan as vertical lines, and a tooltip for the unit under the pointer.
+// The sweep timeline on a canvas: one lane per worker slot, one bar per unit coloured by D (by n
+// in a classic sweep, whose units have no D), the planned and actual makespan as vertical lines,
+// and a tooltip for the unit under the pointer.
 // A canvas rather than DOM nodes: tens of thousands of bars redraw in milliseconds.
 import type { TimelineUnit, TimelineView } from '../src/timeline.js';
 
@@ -15,10 +16,21 @@ const LABELLED_LANE = 10;
 /** The canvas stops growing here (256 workers × 16 slots still fit, thinly). */
 const MAX_PLOT_HEIGHT = 640;
 
-/** A colour per D, spread over the hue circle from blue through green to red. */
-export function depthColour(depth: number, maxDepth: number): string {
-  const hue = 220 - (depth / Math.max(1, maxDepth)) * 220;
+/** A colour per D (or per n), spread over the hue circle from blue through green to red. */
+export function spectrumColour(index: number, last: number): string {
+  const hue = 220 - (index / Math.max(1, last)) * 220;
   return `hsl(${Math.round(hue)} 68% 50%)`;
+}
+
+/** What a unit counts a share of: `N(16, 3)`, or `Q(16)` for a classic unit. */
+export function unitName(u: TimelineUnit): string {
+  return u.depth === null ? `Q(${u.n})` : `N(${u.n}, ${u.depth})`;
+}
+
+/** One colour of the bars and what it stands for (`D=3`, `n=16`). */
+export interface LegendEntry {
+  readonly label: string;
+  readonly colour: string;
 }
 
 export function seconds(value: number): string {
@@ -43,7 +55,9 @@ export class TimelineChart {
   private lanes: TimelineUnit[][] = [];
   private laneHeight = MAX_LANE;
   private scale = 1;
-  private maxDepth = 0;
+  private colours: readonly LegendEntry[] = [];
+  /** Which of `colours` a unit's bar gets. */
+  private colourOf: (u: TimelineUnit) => number = () => 0;
 
   constructor(
     private readonly canvas: HTMLCanvasElement,
@@ -55,19 +69,29 @@ export class TimelineChart {
     });
   }
 
-  get depths(): number {
-    return this.maxDepth;
+  get legend(): readonly LegendEntry[] {
+    return this.colours;
   }
 
   draw(view: TimelineView): void {
     this.view = view;
     const index = new Map(view.lanes.map((l, i) => [`${l.worker}\u0000${l.slot}`, i]));
     this.lanes = view.lanes.map(() => []);
-    this.maxDepth = 0;
+    let maxDepth = 0;
     for (const u of view.units) {
       this.lanes[index.get(`${u.worker}\u0000${u.slot}`) ?? 0]?.push(u);
-      this.maxDepth = Math.max(this.maxDepth, u.depth);
+      maxDepth = Math.max(maxDepth, u.depth ?? 0);
     }
+    const labels =
+      view.problem === 'classic'
+        ? view.ns.map((n) => `n=${n}`)
+        : Array.from({ length: maxDepth + 1 }, (_, d) => `D=${d}`);
+    this.colours = labels.map((label, i) => ({
+      label,
+      colour: spectrumColour(i, labels.length - 1),
+    }));
+    const nIndex = new Map(view.ns.map((n, i) => [n, i]));
+    this.colourOf = view.problem === 'classic' ? (u) => nIndex.get(u.n) ?? 0 : (u) => u.depth ?? 0;
     this.canvas.dataset.sweep = view.sweepId;
     this.canvas.dataset.lanes = String(view.lanes.length);
     this.canvas.dataset.bars = String(view.units.length);
@@ -144,16 +168,14 @@ export class TimelineChart {
       ctx.fillText(axisLabel(t, step), px, TOP - 30);
     }
 
-    // Bars. Hot path for big sweeps: one fillRect per unit, colours made once per D.
+    // Bars. Hot path for big sweeps: one fillRect per unit, colours made once per D (or n).
     const bar = Math.max(1, h - 2);
-    const palette = Array.from({ length: this.maxDepth + 1 }, (_, d) =>
-      depthColour(d, this.maxDepth),
-    );
+    const palette = this.colours.map((c) => c.colour);
     this.lanes.forEach((units, i) => {
       const y = TOP + i * h + (h - bar) / 2;
       for (const u of units) {
         ctx.globalAlpha = u.role === 'check' ? 0.55 : 1;
-        ctx.fillStyle = palette[u.depth] ?? ink;
+        ctx.fillStyle = palette[this.colourOf(u)] ?? ink;
         ctx.fillRect(x(u.start), y, Math.max(1, (u.end - u.start) * this.scale), bar);
       }
     });
@@ -208,7 +230,7 @@ export class TimelineChart {
     }
     const estimate = found.estimateSeconds;
     const lines = [
-      `N(${found.n}, ${found.depth}) unit ${found.unit}${found.role === 'check' ? ' (check)' : ''}`,
+      `${unitName(found)} unit ${found.unit}${found.role === 'check' ? ' (check)' : ''}`,
       `${found.algorithm}: ${seconds(found.seconds)}`,
       estimate === null
         ? 'no estimate'

@@ -1,7 +1,7 @@
 // Builds a sweep's timeline from the result store: the unit results its jobs counted, over every
-// (n, D) of its n (both counts of a verified sweep), placed by start time and the slot that ran
-// them.
-import type { UnitResult } from '@weak-queens/shared/contracts';
+// (n, D) of its n (both counts of a verified sweep), or over every Q(n) of a classic sweep, placed
+// by start time and the slot that ran them.
+import type { ClassicUnitResult, UnitResult } from '@weak-queens/shared/contracts';
 import type { PipelineClient, WorkerInfo } from '@weak-queens/shared/client';
 import {
   MAX_OVERRUNS,
@@ -16,8 +16,16 @@ import {
 /** A heartbeat claiming more slots than this is not believed (it would draw that many lanes). */
 const MAX_WORKER_SLOTS = 1024;
 
+/** A stored unit result of either problem, as far as the timeline cares. */
+interface StoredUnit {
+  readonly sweepId: string | undefined;
+  readonly startedAt: number | undefined;
+  readonly slot: number | undefined;
+  readonly unit: Omit<TimelineUnit, 'slot' | 'start' | 'end'>;
+}
+
 interface TimedUnit {
-  readonly result: UnitResult;
+  readonly unit: StoredUnit['unit'];
   readonly startedAt: number;
   readonly slot: number;
 }
@@ -33,27 +41,27 @@ export class TimelineReader {
     const record = await this.client.registry.find(id);
     if (record === undefined) return undefined;
     const limit = Math.min(options.limit ?? MAX_TIMELINE_UNITS, MAX_TIMELINE_UNITS);
-    const [stored, doneTimes, workers] = await Promise.all([
-      this.client.store.unitResults(record.ns),
-      this.client.store.completionTimes([record]),
+    const classic = record.problem === 'classic';
+    const [stored, doneAt, workers] = await Promise.all([
+      classic ? this.classicUnits(record.ns) : this.weakUnits(record.ns),
+      classic
+        ? this.classicDoneAt(record.ns)
+        : this.client.store.completionTimes([record]).then((times) => times.get(record.id)),
       this.client.registry.liveWorkers(),
     ]);
-    const doneAt = doneTimes.get(record.id);
     const timed: TimedUnit[] = [];
     let untimed = 0;
     let otherSweeps = 0;
-    for (const result of stored) {
-      const { sweepId, startedAt, slot } = result ?? {};
-      if (!result || sweepId === undefined || startedAt === undefined || slot === undefined) {
+    for (const found of stored) {
+      const { sweepId, startedAt, slot } = found ?? {};
+      if (!found || sweepId === undefined || startedAt === undefined || slot === undefined) {
         untimed++;
       } else if (sweepId !== record.id) otherSweeps++;
-      else timed.push({ result, startedAt, slot });
+      else timed.push({ unit: found.unit, startedAt, slot });
     }
     timed.sort(
       (a, b) =>
-        a.startedAt - b.startedAt ||
-        a.result.worker.localeCompare(b.result.worker) ||
-        a.slot - b.slot,
+        a.startedAt - b.startedAt || a.unit.worker.localeCompare(b.unit.worker) || a.slot - b.slot,
     );
 
     const origin = timed[0]?.startedAt ?? null;
@@ -70,6 +78,7 @@ export class TimelineReader {
       .slice(0, MAX_OVERRUNS);
     return {
       sweepId: record.id,
+      ...(classic ? { problem: 'classic' as const } : {}),
       ns: record.ns,
       createdAt: record.createdAt,
       origin,
@@ -91,23 +100,85 @@ export class TimelineReader {
       skipped: { untimed, otherSweeps },
     };
   }
+
+  /** The weak unit results of `ns`, both counts (undefined: unreadable). */
+  private async weakUnits(ns: readonly number[]): Promise<(StoredUnit | undefined)[]> {
+    const results = await this.client.store.unitResults(ns);
+    return results.map((result) => result && weakUnit(result));
+  }
+
+  /** The classic unit results of `ns`, first and second counts. */
+  private async classicUnits(ns: readonly number[]): Promise<StoredUnit[]> {
+    const counts = await Promise.all(
+      ns.flatMap((n) => [this.client.classic.units(n), this.client.classic.units(n, 'check')]),
+    );
+    return counts.flatMap((units) => [...units.values()].map(classicUnit));
+  }
+
+  /**
+   * When the last Q(n) of a classic sweep was stored, once every one is (no per-sweep record of
+   * completion exists for classic sweeps, unlike weak ones).
+   */
+  private async classicDoneAt(ns: readonly number[]): Promise<number | undefined> {
+    const results = await this.client.classic.results(ns);
+    const times = ns.map((n) => Date.parse(results.get(n)?.completedAt ?? ''));
+    return times.length > 0 && times.every(Number.isFinite) ? Math.max(...times) : undefined;
+  }
+}
+
+function weakUnit(result: UnitResult): StoredUnit {
+  return {
+    sweepId: result.sweepId,
+    startedAt: result.startedAt,
+    slot: result.slot,
+    unit: {
+      n: result.n,
+      depth: result.depth,
+      role: result.role === 'check' ? 'check' : 'primary',
+      unit: result.unit,
+      algorithm: result.algorithm,
+      worker: result.worker,
+      seconds: result.seconds,
+      estimateSeconds: result.estimateSeconds ?? null,
+    },
+  };
+}
+
+function classicUnit(result: ClassicUnitResult): StoredUnit {
+  return {
+    sweepId: result.sweepId,
+    startedAt: result.startedAt,
+    slot: result.slot,
+    unit: {
+      n: result.n,
+      depth: null,
+      role: result.role === 'check' ? 'check' : 'primary',
+      unit: result.unit,
+      algorithm: result.method,
+      worker: result.worker,
+      seconds: result.seconds,
+      // The classic planner makes no estimates.
+      estimateSeconds: null,
+    },
+  };
 }
 
 function timelineUnit(t: TimedUnit, origin: number): TimelineUnit {
-  const { result } = t;
+  const { unit } = t;
   const start = (t.startedAt - origin) / 1000;
+  // Spelled out field by field: the order of the JSON answer stays the same for either problem.
   return {
-    n: result.n,
-    depth: result.depth,
-    role: result.role === 'check' ? 'check' : 'primary',
-    unit: result.unit,
-    algorithm: result.algorithm,
-    worker: result.worker,
+    n: unit.n,
+    depth: unit.depth,
+    role: unit.role,
+    unit: unit.unit,
+    algorithm: unit.algorithm,
+    worker: unit.worker,
     slot: t.slot,
     start: round(start),
-    end: round(start + result.seconds),
-    seconds: result.seconds,
-    estimateSeconds: result.estimateSeconds ?? null,
+    end: round(start + unit.seconds),
+    seconds: unit.seconds,
+    estimateSeconds: unit.estimateSeconds,
   };
 }
 

@@ -4,10 +4,12 @@
 
 export interface TimelineUnit {
   readonly n: number;
-  readonly depth: number;
+  /** D of a weak unit; null for a classic unit (Q(n) has no D: drawn by n instead). */
+  readonly depth: number | null;
   readonly role: 'primary' | 'check';
-  /** The unit key within its (n, D). */
+  /** The unit key within its (n, D), or within Q(n). */
   readonly unit: string;
+  /** The weak kernel's algorithm, or the classic unit's method. */
   readonly algorithm: string;
   readonly worker: string;
   readonly slot: number;
@@ -16,7 +18,7 @@ export interface TimelineUnit {
   readonly end: number;
   /** Measured single-core seconds (unrounded). */
   readonly seconds: number;
-  /** The planner's calibrated estimate, when the unit carried one. */
+  /** The planner's calibrated estimate, when the unit carried one (a classic unit never does). */
   readonly estimateSeconds: number | null;
 }
 
@@ -32,7 +34,8 @@ export interface TimelineLane {
 export interface TimelineMakespan {
   /**
    * Σ estimated core-seconds of the sweep's n ÷ the lanes shown: a simple lower bound that
-   * ignores unit sizes and dependencies (null when the sweep has no estimates or no lanes).
+   * ignores unit sizes and dependencies (null when the sweep has no estimates, as a classic sweep
+   * never has, or no lanes).
    */
   readonly plannedSeconds: number | null;
   /** The sweep record's estimated single-core seconds, summed over its n. */
@@ -47,6 +50,8 @@ export interface TimelineMakespan {
 
 export interface TimelineView {
   readonly sweepId: string;
+  /** Present for a classic sweep (its units have no D); absent for a weak one. */
+  readonly problem?: 'classic';
   readonly ns: readonly number[];
   readonly createdAt: string;
   /** The first unit's start (epoch ms; null when no unit has a start time yet). */

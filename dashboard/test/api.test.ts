@@ -3,6 +3,7 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PipelineClient, redisOptions } from '@weak-queens/shared/client';
+import { CLASSIC_METHODS, classicUnitKey, classicUnits } from '@weak-queens/shared/kernel';
 import {
   CLASSIC_QUEENS,
   type WqConfig,
@@ -10,7 +11,7 @@ import {
   UNIQUE_QUEENS,
 } from '@weak-queens/shared/contracts';
 import { startWorkerService, type WorkerService } from '@weak-queens/worker';
-import type { DashboardServer, Snapshot, SweepView } from '../src/index.js';
+import type { DashboardServer, Snapshot, SweepView, TimelineView } from '../src/index.js';
 import {
   csrfHeaders,
   eventually,
@@ -247,6 +248,95 @@ describe('when a sweep runs on a worker', () => {
     expect(pause.json()).toEqual({
       error: { code: 'read_only', message: 'bull-board is read-only without DASHBOARD_TOKEN' },
     });
+  });
+});
+
+describe('when a verified classic sweep runs on a worker with two slots', () => {
+  let config: WqConfig;
+  let dashboard: DashboardServer;
+  let base: string;
+  let worker: WorkerService;
+  let classicId: string;
+
+  beforeAll(async () => {
+    config = redis.config('classic-timeline');
+    ({ server: dashboard, base } = await startDashboard(config));
+    worker = await startWorkerService({ config, logger: silent, concurrency: 2, heartbeatMs: 300 });
+    const client = new PipelineClient(config);
+    try {
+      classicId = (await client.submitClassic([8, 10], { verify: true })).sweepId;
+      await client.waitForClassic([8, 10], { timeoutMs: 30_000 });
+    } finally {
+      await client.close();
+    }
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await dashboard?.close();
+  });
+
+  it('draws a lane per slot and a bar per unit and second count, by n, with no plan', async () => {
+    const res = await http(base, `/api/sweeps/${classicId}/timeline`);
+    expect(res.status, res.text).toBe(200);
+    const view = res.json<TimelineView>();
+    expect(view.sweepId).toBe(classicId);
+    expect(view.problem).toBe('classic');
+    expect(view.ns).toEqual([8, 10]);
+    expect(view.lanes.map(({ worker, slot }) => ({ worker, slot }))).toEqual([
+      { worker: worker.id, slot: 0 },
+      { worker: worker.id, slot: 1 },
+    ]);
+    // Every unit of Q(8) and Q(10) counted twice (verify: every unit is in the sample).
+    const units = { 8: classicUnits(8).length, 10: classicUnits(10).length };
+    expect(units).toEqual({ 8: 16, 10: 29 });
+    expect(view.total).toBe(90);
+    expect(view.truncated).toBe(false);
+    expect(view.lanes.reduce((t, l) => t + l.units, 0)).toBe(90);
+    const keys = (n: 8 | 10, role: 'primary' | 'check') =>
+      view.units
+        .filter((u) => u.n === n && u.role === role)
+        .map((u) => u.unit)
+        .sort();
+    for (const n of [8, 10] as const) {
+      const all = classicUnits(n).map(classicUnitKey).sort();
+      expect(keys(n, 'primary')).toEqual(all);
+      expect(keys(n, 'check')).toEqual(all);
+    }
+    for (const u of view.units) {
+      expect(u.depth).toBeNull();
+      expect(u.estimateSeconds).toBeNull();
+      expect(u.worker).toBe(worker.id);
+      expect([0, 1]).toContain(u.slot);
+      expect(CLASSIC_METHODS).toContain(u.algorithm);
+      expect(u.end).toBeGreaterThanOrEqual(u.start);
+    }
+    expect(view.units.map((u) => u.start)).toEqual(
+      view.units.map((u) => u.start).sort((a, b) => a - b),
+    );
+    expect(view.units[0]?.start).toBe(0);
+    expect(view.makespan.plannedSeconds).toBeNull();
+    expect(view.makespan.estimatedCoreSeconds).toBeNull();
+    expect(view.makespan.slots).toBe(2);
+    expect(view.makespan.actualSeconds).toBe(Math.max(...view.units.map((u) => u.end)));
+    expect(view.overruns).toEqual([]);
+    expect(view.skipped).toEqual({ untimed: 0, otherSweeps: 0 });
+  });
+
+  it('draws no bar for a later sweep that reuses those units, and says why', async () => {
+    const client = new PipelineClient(config);
+    let laterId = '';
+    try {
+      // Both counts of Q(8) are stored: nothing is enqueued, the sweep is recorded all the same.
+      laterId = (await client.submitClassic([8], { verify: true })).sweepId;
+    } finally {
+      await client.close();
+    }
+    const view = (await http(base, `/api/sweeps/${laterId}/timeline`)).json<TimelineView>();
+    expect(view.units).toEqual([]);
+    expect(view.origin).toBeNull();
+    expect(view.makespan.actualSeconds).toBeNull();
+    expect(view.lanes.map((l) => l.units)).toEqual([0, 0]);
+    expect(view.skipped).toEqual({ untimed: 0, otherSweeps: 32 });
   });
 });
 

@@ -1,14 +1,19 @@
 // GET /api/sweeps/:id/timeline against a real Redis: known unit results (of this sweep, of other
 // sweeps, older ones without times, an unreadable one, a second count) and a live worker with an
-// idle slot give exactly one answer.
+// idle slot give exactly one answer; so do known classic unit results for a classic sweep.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ClassicResultStore,
   createRedis,
   type RedisClient,
   ResultStore,
   SweepRegistry,
 } from '@weak-queens/shared/client';
-import { type UnitResult, type WqConfig } from '@weak-queens/shared/contracts';
+import {
+  type ClassicUnitResult,
+  type UnitResult,
+  type WqConfig,
+} from '@weak-queens/shared/contracts';
 import type { DashboardServer, TimelineView } from '../src/index.js';
 import { http, startDashboard, STACK, redisFixture } from './helpers.js';
 
@@ -112,6 +117,8 @@ describe('when a sweep has stored unit results', () => {
   it('places every unit of the sweep on its worker slot, with both makespans', async () => {
     const res = await http(base, '/api/sweeps/s-known/timeline');
     expect(res.status, res.text).toBe(200);
+    // A weak sweep's answer has no `problem` field (only a classic one does).
+    expect(res.text).not.toContain('"problem"');
     const first = {
       n: 5,
       depth: 2,
@@ -221,5 +228,121 @@ describe('when a sweep has stored unit results', () => {
       expect(bad.status, query).toBe(400);
       expect(bad.text).not.toMatch(STACK);
     }
+  });
+});
+
+function classicUnit(
+  fields: Partial<ClassicUnitResult> & Pick<ClassicUnitResult, 'n' | 'unit'>,
+): ClassicUnitResult {
+  return {
+    kind: 'classic-unit',
+    method: 'pruned',
+    boards: '2',
+    classes: '1',
+    seconds: 1,
+    worker: 'w-a',
+    sweepId: 'c-known',
+    ...fields,
+  };
+}
+
+describe('when a classic sweep has stored unit results', () => {
+  let conn: RedisClient;
+  let dashboard: DashboardServer;
+  let base: string;
+
+  beforeAll(async () => {
+    const config = redis.config('classic-timeline');
+    conn = createRedis(config, 'producer');
+    const registry = new SweepRegistry(conn, config.prefix);
+    const store = new ClassicResultStore(conn, config.prefix);
+    await registry.save({
+      id: 'c-known',
+      ns: [5, 6],
+      createdAt: new Date(CREATED).toISOString(),
+      targetSeconds: 30,
+      units: { '5': 4, '6': 7 },
+      problem: 'classic',
+      verify: true,
+      sample: 1,
+    });
+    const units: ClassicUnitResult[] = [
+      classicUnit({ n: 5, unit: '0.2', slot: 0, startedAt: T0, seconds: 0.5 }),
+      classicUnit({ n: 6, unit: '1.3', slot: 1, startedAt: T0 + 100, seconds: 2 }),
+      classicUnit({
+        n: 5,
+        unit: '0.2',
+        role: 'check',
+        method: 'images',
+        worker: 'w-b',
+        slot: 0,
+        startedAt: T0 + 750,
+        seconds: 0.25,
+      }),
+      // Written by an older worker: no start time or slot.
+      classicUnit({ n: 5, unit: '1.3' }),
+      // Counted by an earlier sweep (reused by this one).
+      classicUnit({ n: 6, unit: '2.4', slot: 0, startedAt: T0 - 3.6e6, sweepId: 'c-earlier' }),
+    ];
+    for (const u of units) expect(await store.putUnit(u)).toBe('stored');
+    ({ server: dashboard, base } = await startDashboard(config));
+  });
+  afterAll(async () => {
+    await dashboard?.close();
+    await conn?.quit();
+  });
+
+  it('places its first and second counts on their slots, by n, with no planned makespan', async () => {
+    const res = await http(base, '/api/sweeps/c-known/timeline');
+    expect(res.status, res.text).toBe(200);
+    const first = {
+      n: 5,
+      depth: null,
+      role: 'primary',
+      unit: '0.2',
+      algorithm: 'pruned',
+      worker: 'w-a',
+      slot: 0,
+      start: 0,
+      end: 0.5,
+      seconds: 0.5,
+      estimateSeconds: null,
+    };
+    expect(res.json<TimelineView>()).toEqual({
+      sweepId: 'c-known',
+      problem: 'classic',
+      ns: [5, 6],
+      createdAt: '2025-03-01T12:00:00.000Z',
+      origin: T0,
+      lanes: [
+        { worker: 'w-a', slot: 0, units: 1, busySeconds: 0.5 },
+        { worker: 'w-a', slot: 1, units: 1, busySeconds: 2 },
+        { worker: 'w-b', slot: 0, units: 1, busySeconds: 0.25 },
+      ],
+      units: [
+        first,
+        { ...first, n: 6, unit: '1.3', slot: 1, start: 0.1, end: 2.1, seconds: 2 },
+        {
+          ...first,
+          role: 'check',
+          algorithm: 'images',
+          worker: 'w-b',
+          start: 0.75,
+          end: 1,
+          seconds: 0.25,
+        },
+      ],
+      total: 3,
+      truncated: false,
+      makespan: {
+        plannedSeconds: null,
+        estimatedCoreSeconds: null,
+        actualSeconds: 2.1,
+        coreSeconds: 2.75,
+        slots: 3,
+      },
+      overruns: [],
+      skipped: { untimed: 1, otherSweeps: 1 },
+    });
   });
 });

@@ -55,19 +55,22 @@ export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
       deferrals.delete(String(job.id));
       const unit = parseClassicUnitKey(data.n, data.unit);
       if (!unit) throw new UnrecoverableError(`classic unit job.unit: ${data.unit} is no unit`);
+      const startedAt = Date.now();
       const started = performance.now();
-      const totals = await threads.count(unit, data.method);
+      const run = await threads.count(unit, data.method);
       const result: ClassicUnitResult = {
         kind: 'classic-unit',
         n: data.n,
         unit: data.unit,
         method: data.method,
-        boards: totals.boards.toString(),
-        classes: totals.classes.toString(),
+        boards: run.boards.toString(),
+        classes: run.classes.toString(),
         seconds: (performance.now() - started) / 1000,
         worker: workerId,
         sweepId: data.sweepId,
         ...(data.role ? { role: data.role } : {}),
+        startedAt,
+        slot: run.slot,
       };
       if ((await store.putUnit(result)) === 'conflict') {
         throw new UnrecoverableError(

@@ -8,7 +8,7 @@ import { assertBoard } from '../kernel/board.js';
 import { CLASSIC_METHODS, parseClassicUnitKey } from '../kernel/classic-units.js';
 import { SWEEP_ID } from './job-payloads.js';
 import { PROBLEM_REGISTRY } from './problems.js';
-import { checkFirst, parserOf, record, refine } from './schema.js';
+import { checkFirst, optionalIndex, parserOf, record, refine } from './schema.js';
 
 const REGISTRATION = PROBLEM_REGISTRY.classic;
 export const CLASSIC_JOB_NAMES = REGISTRATION.jobNames;
@@ -150,6 +150,10 @@ export const ClassicUnitResultSchema = v.pipe(
     worker: v.message(v.pipe(v.string(), v.minLength(1), v.maxLength(200)), 'a worker id'),
     sweepId: resultSweepId,
     role,
+    /** When its thread started on it (epoch ms, the worker's clock); older records lack it. */
+    startedAt: optionalIndex('epoch milliseconds'),
+    /** The worker's classic thread that ran it (0 … threads − 1); older records lack it. */
+    slot: optionalIndex('a slot index'),
   }),
   refine(unitsOfBoard('unit'), 'nested'),
 );

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { InvalidInputError } from '../kernel/errors.js';
 import { ALGORITHMS } from '../kernel/algorithms.js';
 import { SWEEP_ID } from './job-payloads.js';
-import { parseInput, parserOf, record } from './schema.js';
+import { optionalIndex, parseInput, parserOf, record } from './schema.js';
 
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
 
@@ -20,11 +20,6 @@ const role = v.optional(v.literal('check', '"check" or absent'));
 const workers = v.message(v.pipe(v.array(v.string()), v.readonly()), 'a list of worker ids');
 const countInteger = (min: number, allowed: string) =>
   v.message(v.pipe(v.number(), v.integer(), v.minValue(min)), allowed);
-/** An integer field older records lack. */
-const optionalIndex = (allowed: string) =>
-  v.optional(
-    v.message(v.pipe(v.number(), v.safeInteger(), v.minValue(0)), `${allowed} (an integer ≥ 0)`),
-  );
 
 /** What every count of an (n, D), whole or a unit of it, says. */
 const countFields = {

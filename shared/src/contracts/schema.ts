@@ -144,6 +144,12 @@ export function checkFirst<S extends AnySchema>(schema: S) {
   }, 'nested');
 }
 
+/** An integer field ≥ 0 that records stored before it existed lack (a start time, a slot). */
+export const optionalIndex = (allowed: string) =>
+  v.optional(
+    v.message(v.pipe(v.number(), v.safeInteger(), v.minValue(0)), `${allowed} (an integer ≥ 0)`),
+  );
+
 /** JSON text read back from Redis, parsed and checked against `schema`. */
 export function parseJson<S extends AnySchema>(
   schema: S,

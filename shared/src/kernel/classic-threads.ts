@@ -1,5 +1,7 @@
 // Threads that count classic units (see classic-units.ts): one unit per thread at a time,
 // threads started on first use and kept, so a sweep of short units pays no start-up per unit.
+// Each thread has a fixed index (0 … size − 1, a dead thread's successor takes over its index),
+// so a unit can say which thread ran it: the dashboard's timeline draws one lane per index.
 import { Worker } from 'node:worker_threads';
 import type { ClassicThreadReply, ClassicThreadRequest } from './classic-thread.js';
 import {
@@ -11,10 +13,21 @@ import {
 import { InvalidInputError } from './errors.js';
 import { KernelError } from './kernel-error.js';
 
+/** A counted unit and the index of the thread that counted it. */
+export interface ClassicRun extends ClassicTotals {
+  /** 0 … size − 1. */
+  readonly slot: number;
+}
+
+interface ClassicThread {
+  readonly index: number;
+  readonly worker: Worker;
+}
+
 export class ClassicThreads {
-  private readonly idle: Worker[] = [];
-  private readonly all = new Set<Worker>();
-  private readonly waiting: ((thread: Worker) => void)[] = [];
+  private readonly idle: ClassicThread[] = [];
+  private readonly all = new Set<ClassicThread>();
+  private readonly waiting: ((thread: ClassicThread) => void)[] = [];
   private closed = false;
 
   constructor(
@@ -28,26 +41,28 @@ export class ClassicThreads {
   }
 
   /** Counts one unit on a free thread (waits for one when all are busy). */
-  async count(unit: ClassicUnit, method: ClassicMethod = 'pruned'): Promise<ClassicTotals> {
+  async count(unit: ClassicUnit, method: ClassicMethod = 'pruned'): Promise<ClassicRun> {
     const thread = await this.acquire();
+    const { worker } = thread;
     try {
-      return await new Promise<ClassicTotals>((resolve, reject) => {
+      return await new Promise<ClassicRun>((resolve, reject) => {
         const onExit = (code: number): void => {
           this.all.delete(thread);
           reject(new KernelError(`classic thread exited with code ${code}`, true));
         };
-        thread.once('exit', onExit);
-        thread.once('message', (reply: ClassicThreadReply) => {
-          thread.off('exit', onExit);
+        worker.once('exit', onExit);
+        worker.once('message', (reply: ClassicThreadReply) => {
+          worker.off('exit', onExit);
           if (reply.type === 'error') reject(new KernelError(reply.message, false));
           else {
             resolve({
               boards: BigInt(reply.boards),
               classes: BigInt(reply.classes),
+              slot: thread.index,
             });
           }
         });
-        thread.postMessage({ unit, method } satisfies ClassicThreadRequest);
+        worker.postMessage({ unit, method } satisfies ClassicThreadRequest);
       });
     } finally {
       this.release(thread);
@@ -63,7 +78,7 @@ export class ClassicThreads {
     };
   }
 
-  private acquire(): Promise<Worker> {
+  private acquire(): Promise<ClassicThread> {
     if (this.closed) return Promise.reject(new KernelError('classic threads are closed', true));
     const thread = this.idle.pop();
     if (thread) return Promise.resolve(thread);
@@ -71,13 +86,17 @@ export class ClassicThreads {
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
-  private spawn(): Worker {
-    const fresh = new Worker(this.script);
+  /** A new thread on the lowest index no live thread has. */
+  private spawn(): ClassicThread {
+    const taken = new Set([...this.all].map((t) => t.index));
+    let index = 0;
+    while (taken.has(index)) index++;
+    const fresh = { index, worker: new Worker(this.script) };
     this.all.add(fresh);
     return fresh;
   }
 
-  private release(thread: Worker): void {
+  private release(thread: ClassicThread): void {
     if (this.closed) return;
     const next = this.waiting.shift();
     if (!this.all.has(thread)) {
@@ -94,6 +113,6 @@ export class ClassicThreads {
     const threads = [...this.all];
     this.all.clear();
     this.idle.length = 0;
-    await Promise.all(threads.map((t) => t.terminate()));
+    await Promise.all(threads.map((t) => t.worker.terminate()));
   }
 }

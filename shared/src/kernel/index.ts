@@ -47,7 +47,7 @@ export {
   countClassicUnit,
   parseClassicUnitKey,
 } from './classic-units.js';
-export { ClassicThreads } from './classic-threads.js';
+export { type ClassicRun, ClassicThreads } from './classic-threads.js';
 export { type ClassicWasm, classicWasm } from './classic-wasm.js';
 export { countByDfs } from './bitmask-dfs.js';
 export { countByWindowTransfer } from './window-transfer.js';
