@@ -37,10 +37,14 @@ export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
         log.info({ n: data.n, unit: data.unit }, 'classic unit already in the result store');
         return stored;
       }
-      // A verified unit's two counts belong on two workers where there are two: a second count
-      // whose first count this worker made waits a moment for another one (a bounded number of
-      // times). First counts are queued first, so they rarely find their second count done.
-      const other = data.role === 'check' ? await store.unit(data.n, data.unit) : undefined;
+      // A verified unit's two counts belong on two workers where there are two: a count whose
+      // other count this worker made waits a moment for another one (a bounded number of times).
+      const other =
+        data.role === 'check'
+          ? await store.unit(data.n, data.unit)
+          : data.paired
+            ? await store.unit(data.n, data.unit, 'check')
+            : undefined;
       const deferred = deferrals.get(String(job.id)) ?? 0;
       if (
         token &&

@@ -61,6 +61,7 @@ export async function planClassic(
   const retry = childJobRetry(options.attempts);
   const storedUnits = await store.units(n);
   const storedChecks = options.verify ? await store.units(n, 'check') : new Map();
+  const sampled = new Set(checkKeys);
   const node = (key: string, role?: 'check'): FlowJobNode => {
     const data: ClassicUnitJobData = {
       problem: 'classic',
@@ -70,6 +71,8 @@ export async function planClassic(
       // The second count walks every board of the unit and classifies it from its images.
       method: role === 'check' ? 'images' : 'pruned',
       ...(role ? { role } : {}),
+      // A first count with a second count: the two look for each other's worker.
+      ...(!role && sampled.has(key) ? { paired: true as const } : {}),
     };
     return {
       name: CLASSIC_JOB_NAMES.unit,

@@ -108,7 +108,16 @@ function unitsOfBoard<T extends { readonly n: number }>(
 
 /** A `classic-unit` job: count one unit of Q(n) by `method`. */
 export const ClassicUnitJobSchema = v.pipe(
-  onClassicBoard({ problem, sweepId, n: integer, unit: unitKey, method, role }),
+  onClassicBoard({
+    problem,
+    sweepId,
+    n: integer,
+    unit: unitKey,
+    method,
+    role,
+    /** A first count whose unit is counted a second time (by another worker where there is one). */
+    paired: v.optional(v.literal(true, 'true or absent')),
+  }),
   refine(unitsOfBoard('unit'), 'nested'),
 );
 export type ClassicUnitJobData = v.InferOutput<typeof ClassicUnitJobSchema>;
