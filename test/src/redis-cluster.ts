@@ -6,7 +6,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
+import { redisTlsArgs, type TestCertificates } from './test-certificates.js';
 import { until } from './wait.js';
 
 const run = promisify(execFile);
@@ -18,6 +19,8 @@ export interface RedisClusterOptions {
   readonly nodeTimeoutMs?: number;
   /** requirepass (and masterauth) of every node: clients must AUTH. */
   readonly password?: string;
+  /** Every node speaks only TLS with these certificates, to clients and to each other. */
+  readonly tls?: TestCertificates;
 }
 
 export interface ClusterNodeProcess {
@@ -44,6 +47,7 @@ export class RedisCluster {
     readonly nodes: readonly ClusterNodeProcess[],
     private readonly password?: string,
     private readonly withReplicas = true,
+    private readonly tls?: TestCertificates,
   ) {}
 
   /** `host:port,…` of every node, as REDIS_CLUSTER_NODES takes them. */
@@ -56,10 +60,15 @@ export class RedisCluster {
     const replicas = options.replicasPerMaster ?? 1;
     const dir = mkdtempSync(join(tmpdir(), 'wq-cluster-'));
     const nodes: ClusterNodeProcess[] = [];
-    const { password } = options;
-    const cluster = new RedisCluster(dir, nodes, password, replicas > 0);
+    const { password, tls } = options;
+    const cluster = new RedisCluster(dir, nodes, password, replicas > 0, tls);
     const auth =
       password === undefined ? [] : ['--requirepass', password, '--masterauth', password];
+    // The cluster bus and replication use TLS too, so no node listens in the clear.
+    const listenArgs = (port: number) =>
+      tls === undefined
+        ? ['--port', String(port)]
+        : [...redisTlsArgs(tls, port), '--tls-cluster', 'yes', '--tls-replication', 'yes'];
     try {
       for (let i = 0; i < masters * (1 + replicas); i++) {
         const port = await freeClusterPort();
@@ -68,8 +77,7 @@ export class RedisCluster {
         const child = spawn(
           'redis-server',
           [
-            '--port',
-            String(port),
+            ...listenArgs(port),
             '--bind',
             '127.0.0.1',
             '--dir',
@@ -89,10 +97,16 @@ export class RedisCluster {
           { stdio: ['ignore', 'ignore', 'inherit'] },
         );
         nodes.push({ port, process: child });
-        await until(`redis-server on port ${port}`, () => answers(port, password), 10_000, 50);
+        await until(
+          `redis-server on port ${port}`,
+          () => answers(port, cluster.clientOptions()),
+          30_000,
+          50,
+        );
       }
       await run('redis-cli', [
         ...(password === undefined ? [] : ['-a', password, '--no-auth-warning']),
+        ...(tls === undefined ? [] : ['--tls', '--cacert', tls.caFile]),
         '--cluster',
         'create',
         ...nodes.map((n) => `127.0.0.1:${n.port}`),
@@ -163,13 +177,21 @@ export class RedisCluster {
     return parseClusterNodes(String(await this.command(port, 'CLUSTER', 'NODES')));
   }
 
+  /** What this helper's own clients need: the password, and trust in the test CA. */
+  private clientOptions(): RedisOptions {
+    return {
+      ...(this.password === undefined ? {} : { password: this.password }),
+      ...(this.tls === undefined ? {} : { tls: { ca: this.tls.ca } }),
+    };
+  }
+
   private async command(port: number, ...args: string[]): Promise<unknown> {
     const redis = new Redis({
       port,
       host: '127.0.0.1',
       lazyConnect: true,
       maxRetriesPerRequest: 0,
-      ...(this.password === undefined ? {} : { password: this.password }),
+      ...this.clientOptions(),
     });
     redis.on('error', () => undefined);
     try {
@@ -215,13 +237,13 @@ function parseClusterNodes(text: string): NodeEntry[] {
     });
 }
 
-async function answers(port: number, password?: string): Promise<boolean> {
+async function answers(port: number, clientOptions: RedisOptions): Promise<boolean> {
   const redis = new Redis({
     port,
     host: '127.0.0.1',
     lazyConnect: true,
     maxRetriesPerRequest: 0,
-    ...(password === undefined ? {} : { password }),
+    ...clientOptions,
   });
   redis.on('error', () => undefined);
   try {

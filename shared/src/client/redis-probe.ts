@@ -3,7 +3,7 @@
 // is not Redis, and when SELECT fails it only emits an event and carries on in database 0.
 import { Cluster, Redis } from 'ioredis';
 import { InvalidInputError, WeakQueensError } from '../kernel/errors.js';
-import type { WqConfig } from '../contracts/config.js';
+import type { ClusterNode, WqConfig } from '../contracts/config.js';
 import { clusterOptions, isConnectionError, redisOptions } from './connection.js';
 
 /** Why Redis cannot be used right now (each may pass: a restart, a failover, a cut link). */
@@ -49,9 +49,19 @@ function describeProblem(problem: RedisProblem, detail: string): string {
  */
 export async function probeRedis(config: WqConfig, timeoutMs = 3000): Promise<void> {
   if (config.clusterNodes !== undefined) return probeCluster(config, timeoutMs);
-  const { db } = config.redis;
+  return probeNode(config, undefined, timeoutMs);
+}
+
+/** One connection to REDIS_URL's server, or to `node` of a cluster (which has only database 0). */
+async function probeNode(
+  config: WqConfig,
+  node: ClusterNode | undefined,
+  timeoutMs: number,
+): Promise<void> {
+  const db = node === undefined ? config.redis.db : 0;
   const redis = new Redis({
     ...redisOptions(config, 'producer'),
+    ...(node === undefined ? {} : { host: node.host, port: node.port }),
     // Selected by hand below, so that a refusal is an answer and not a silent database 0.
     db: 0,
     // PING is the first and only command written: a server that is not Redis answers it (a
@@ -119,10 +129,32 @@ async function probeCluster(config: WqConfig, timeoutMs: number): Promise<void> 
     await cluster.exists(`${config.prefix}:probe`);
   } catch (err) {
     if (err instanceof InvalidInputError) throw err;
-    throw probeFailure(config, seen, err, 'thrown');
+    const failure = probeFailure(config, seen, err, 'thrown');
+    if (failure instanceof InvalidInputError) throw failure;
+    throw (await setupErrorOfNodes(config, timeoutMs)) ?? failure;
   } finally {
     cluster.disconnect();
   }
+}
+
+/**
+ * A setup error (a certificate that does not verify) one of the listed nodes answers when asked
+ * alone, or undefined. The cluster client cannot say: it reads the slot map over a connection
+ * whose errors it drops, and reports only "Connection is closed".
+ */
+async function setupErrorOfNodes(
+  config: WqConfig,
+  timeoutMs: number,
+): Promise<InvalidInputError | undefined> {
+  const outcomes = await Promise.allSettled(
+    (config.clusterNodes ?? []).map((node) => probeNode(config, node, timeoutMs)),
+  );
+  for (const outcome of outcomes) {
+    if (outcome.status === 'rejected' && outcome.reason instanceof InvalidInputError) {
+      return outcome.reason;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -183,6 +215,10 @@ function classify(config: WqConfig, err: unknown): Error {
       `a user and password this Redis accepts (${message.split('\n')[0] ?? message})`,
     );
   }
+  // A certificate that does not verify stays so until someone changes the setup: no retry.
+  const certificate = certificateProblem(code, message);
+  if (certificate !== undefined)
+    return new InvalidInputError('REDIS_URL', config.redisUrl, certificate);
   const url = config.redisUrl;
   const first = (message.split('\n')[0] ?? message).slice(0, 200);
   if ((err as Error | null)?.name === 'ParserError' || /Protocol error/i.test(message)) {
@@ -200,6 +236,51 @@ function classify(config: WqConfig, err: unknown): Error {
     return new RedisUnavailableError(url, 'unreachable', first);
   }
   return new RedisUnavailableError(url, 'other', first);
+}
+
+/** OpenSSL's verdicts (Node's `code`) on a chain that leads to no CA this client trusts. */
+const UNTRUSTED_ISSUER = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+]);
+/** OpenSSL's other verdicts on a certificate itself: its dates, signature, purpose. */
+const INVALID_CERTIFICATE = new Set([
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_REVOKED',
+  'CERT_REJECTED',
+  'INVALID_CA',
+  'INVALID_PURPOSE',
+  'CERT_CHAIN_TOO_LONG',
+  'PATH_LENGTH_EXCEEDED',
+  'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
+  'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY',
+]);
+
+/**
+ * What a rediss:// connection needs when Redis's TLS certificate failed verification (the
+ * `expected` of an InvalidInputError), or undefined for any other error.
+ */
+function certificateProblem(code: string | undefined, message: string): string | undefined {
+  const first = (message.split('\n')[0] ?? message).slice(0, 200);
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    return `a host name that Redis's TLS certificate names (${first})`;
+  }
+  if (code !== undefined && UNTRUSTED_ISSUER.has(code)) {
+    return (
+      `a Redis whose TLS certificate this client trusts (${first}; ` +
+      'a private CA is trusted with NODE_EXTRA_CA_CERTS=<its certificate file>)'
+    );
+  }
+  if (code !== undefined && INVALID_CERTIFICATE.has(code)) {
+    return `a Redis whose TLS certificate is valid (${first})`;
+  }
+  return undefined;
 }
 
 export interface WaitForRedisOptions {
