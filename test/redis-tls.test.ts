@@ -81,6 +81,19 @@ describe.skipIf(unavailable !== undefined)('when a single Redis speaks only TLS'
     expect(sumLines(sweep.stdout)).toEqual(EXPECTED_SUMS);
   });
 
+  it('takes an IP address in rediss:// too, checked against the certificate, with no warning', async () => {
+    const byAddress = server.url.replace('//localhost:', '//127.0.0.1:');
+    expect(byAddress).not.toBe(server.url);
+    const status = await runWq(['status', '--json'], {
+      url: byAddress,
+      prefix: uniquePrefix('tls-ip'),
+      NODE_EXTRA_CA_CERTS: certs.caFile,
+    });
+    expect(status.code, status.stderr).toBe(0);
+    // An IP address as the TLS server name is deprecated (DEP0123): none is sent for one.
+    expect(status.stderr).toBe('');
+  });
+
   it('wq status exits with 2 and one line naming the certificate when the CA is not trusted', async () => {
     const status = await runWq(['status'], {
       url: server.url,

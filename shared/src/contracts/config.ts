@@ -1,6 +1,7 @@
 // Configuration from the environment (and flags layered on top), compiled once at start with
 // defaults and errors that name the variable. Nothing else reads process.env.
 import { availableParallelism } from 'node:os';
+import { isIP } from 'node:net';
 import * as v from 'valibot';
 import { InvalidInputError } from '../kernel/errors.js';
 import { defaultSlotMemory, defaultWorkerMemory } from './worker-memory.js';
@@ -34,8 +35,11 @@ export interface RedisSettings {
   readonly username?: string;
   readonly password?: string;
   readonly db: number;
-  /** Present for rediss:// (TLS), with the host name to verify. */
-  readonly tls?: { readonly servername: string };
+  /**
+   * Present for rediss:// (TLS), with the host name to verify (SNI). An IP address is no
+   * server name (Node warns, DEP0123): the certificate is then checked against the address.
+   */
+  readonly tls?: { readonly servername?: string };
 }
 
 export interface WqConfig {
@@ -380,7 +384,7 @@ export function parseRedisUrl(url: string, field = 'REDIS_URL'): RedisSettings {
     db,
     ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
     ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
-    ...(parsed.protocol === 'rediss:' ? { tls: { servername: host } } : {}),
+    ...(parsed.protocol === 'rediss:' ? { tls: isIP(host) ? {} : { servername: host } } : {}),
   };
 }
 
