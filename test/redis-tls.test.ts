@@ -48,32 +48,39 @@ function untrusted(command: string, url: string): string {
   );
 }
 
-describe.skipIf(unavailable !== undefined)('when a single Redis speaks only TLS', () => {
-  let certs: TestCertificates;
-  let server: TlsRedisServer;
-  let workers: ChildProcess[] = [];
-
+/**
+ * For one describe block: a throwaway CA and what `start` runs with its certificate (a server,
+ * a cluster), stopped after the block; workers the tests start are stopped after each test.
+ */
+function tlsFixture<T extends { stop(): Promise<void> }>(
+  start: (certs: TestCertificates) => Promise<T>,
+  startTimeoutMs: number,
+): { certs: TestCertificates; target: T; workers: ChildProcess[] } {
+  const fixture = {} as { certs: TestCertificates; target: T; workers: ChildProcess[] };
+  fixture.workers = [];
   beforeAll(async () => {
-    certs = await makeTestCertificates();
-    server = await TlsRedisServer.start(certs);
-  }, 60_000);
-
+    fixture.certs = await makeTestCertificates();
+    fixture.target = await start(fixture.certs);
+  }, startTimeoutMs);
   afterEach(async () => {
-    await stopWorkers(workers);
-    workers = [];
+    await stopWorkers(fixture.workers.splice(0));
   });
-
   afterAll(async () => {
-    await server?.stop();
-    certs?.remove();
+    await fixture.target?.stop();
+    fixture.certs?.remove();
   });
+  return fixture;
+}
+
+describe.skipIf(unavailable !== undefined)('when a single Redis speaks only TLS', () => {
+  const tls = tlsFixture((certs) => TlsRedisServer.start(certs), 60_000);
 
   it('sweeps n = 1..10 exactly through rediss:// when NODE_EXTRA_CA_CERTS names the private CA', async () => {
     const prefix = uniquePrefix('tls');
-    const trusted = { NODE_EXTRA_CA_CERTS: certs.caFile };
-    workers = [startWorker({ url: server.url, prefix, env: trusted })];
+    const trusted = { NODE_EXTRA_CA_CERTS: tls.certs.caFile };
+    tls.workers.push(startWorker({ url: tls.target.url, prefix, env: trusted }));
     const sweep = await runWq(['sweep', '1-10', '--wait', '--json'], {
-      url: server.url,
+      url: tls.target.url,
       prefix,
       ...trusted,
     });
@@ -82,12 +89,12 @@ describe.skipIf(unavailable !== undefined)('when a single Redis speaks only TLS'
   });
 
   it('takes an IP address in rediss:// too, checked against the certificate, with no warning', async () => {
-    const byAddress = server.url.replace('//localhost:', '//127.0.0.1:');
-    expect(byAddress).not.toBe(server.url);
+    const byAddress = tls.target.url.replace('//localhost:', '//127.0.0.1:');
+    expect(byAddress).not.toBe(tls.target.url);
     const status = await runWq(['status', '--json'], {
       url: byAddress,
       prefix: uniquePrefix('tls-ip'),
-      NODE_EXTRA_CA_CERTS: certs.caFile,
+      NODE_EXTRA_CA_CERTS: tls.certs.caFile,
     });
     expect(status.code, status.stderr).toBe(0);
     // An IP address as the TLS server name is deprecated (DEP0123): none is sent for one.
@@ -96,12 +103,12 @@ describe.skipIf(unavailable !== undefined)('when a single Redis speaks only TLS'
 
   it('wq status exits with 2 and one line naming the certificate when the CA is not trusted', async () => {
     const status = await runWq(['status'], {
-      url: server.url,
+      url: tls.target.url,
       prefix: uniquePrefix('tls-untrusted'),
       NODE_EXTRA_CA_CERTS: '',
     });
     expect([status.code, status.stdout]).toEqual([2, '']);
-    expect(status.stderr).toBe(untrusted('status', server.url));
+    expect(status.stderr).toBe(untrusted('status', tls.target.url));
   });
 
   it('a worker exits with 2 and the same line when the CA is not trusted', async () => {
@@ -109,7 +116,7 @@ describe.skipIf(unavailable !== undefined)('when a single Redis speaks only TLS'
     const worker = spawnWorkerProcess({
       env: {
         ...process.env,
-        REDIS_URL: server.url,
+        REDIS_URL: tls.target.url,
         WQ_PREFIX: uniquePrefix('tls-untrusted'),
         NODE_EXTRA_CA_CERTS: '',
       },
@@ -117,46 +124,34 @@ describe.skipIf(unavailable !== undefined)('when a single Redis speaks only TLS'
     });
     worker.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     expect(await exitOf(worker)).toBe(2);
-    expect(stderr).toBe(untrusted('worker', server.url));
+    expect(stderr).toBe(untrusted('worker', tls.target.url));
   });
 });
 
 describe.skipIf(unavailable !== undefined)('when a Redis Cluster speaks only TLS', () => {
-  let certs: TestCertificates;
-  let cluster: RedisCluster;
-  let workers: ChildProcess[] = [];
-
-  beforeAll(async () => {
-    certs = await makeTestCertificates();
-    cluster = await RedisCluster.start({ masters: 3, replicasPerMaster: 0, tls: certs });
-  }, 120_000);
-
-  afterEach(async () => {
-    await stopWorkers(workers);
-    workers = [];
-  });
-
-  afterAll(async () => {
-    await cluster?.stop();
-    certs?.remove();
-  });
+  const tls = tlsFixture(
+    (certs) => RedisCluster.start({ masters: 3, replicasPerMaster: 0, tls: certs }),
+    120_000,
+  );
 
   /** The user's environment: rediss:// to one node (TLS and its host name), every node listed. */
   function clusterEnv(prefix: string) {
-    const seed = cluster.nodes[0]?.port ?? 0;
+    const seed = tls.target.nodes[0]?.port ?? 0;
     return {
       url: `rediss://localhost:${seed}`,
       prefix,
-      REDIS_CLUSTER_NODES: cluster.nodes.map((n) => `localhost:${n.port}`).join(','),
+      REDIS_CLUSTER_NODES: tls.target.nodes.map((n) => `localhost:${n.port}`).join(','),
     };
   }
 
   it('sweeps n = 1..10 exactly with a hash-tagged prefix when NODE_EXTRA_CA_CERTS names the CA', async () => {
     const prefix = uniquePrefix('tls-cluster');
     expect(prefix).toMatch(/^\{tls-cluster-[0-9a-f]{8}\}$/);
-    const env = { ...clusterEnv(prefix), NODE_EXTRA_CA_CERTS: certs.caFile };
+    const env = { ...clusterEnv(prefix), NODE_EXTRA_CA_CERTS: tls.certs.caFile };
     const { url, REDIS_CLUSTER_NODES, NODE_EXTRA_CA_CERTS } = env;
-    workers = [startWorker({ url, prefix, env: { REDIS_CLUSTER_NODES, NODE_EXTRA_CA_CERTS } })];
+    tls.workers.push(
+      startWorker({ url, prefix, env: { REDIS_CLUSTER_NODES, NODE_EXTRA_CA_CERTS } }),
+    );
     const sweep = await runWq(['sweep', '1-10', '--wait', '--json'], env);
     expect(sweep.code, sweep.stderr).toBe(0);
     expect(sumLines(sweep.stdout)).toEqual(EXPECTED_SUMS);

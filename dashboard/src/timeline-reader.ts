@@ -104,7 +104,7 @@ export class TimelineReader {
   /** The weak unit results of `ns`, both counts (undefined: unreadable). */
   private async weakUnits(ns: readonly number[]): Promise<(StoredUnit | undefined)[]> {
     const results = await this.client.store.unitResults(ns);
-    return results.map((result) => result && weakUnit(result));
+    return results.map((result) => result && storedUnit(result));
   }
 
   /** The classic unit results of `ns`, first and second counts. */
@@ -112,7 +112,7 @@ export class TimelineReader {
     const counts = await Promise.all(
       ns.flatMap((n) => [this.client.classic.units(n), this.client.classic.units(n, 'check')]),
     );
-    return counts.flatMap((units) => [...units.values()].map(classicUnit));
+    return counts.flatMap((units) => [...units.values()].map(storedUnit));
   }
 
   /**
@@ -126,39 +126,26 @@ export class TimelineReader {
   }
 }
 
-function weakUnit(result: UnitResult): StoredUnit {
+/**
+ * A stored unit result of either problem as the timeline places it: a weak unit by its D and
+ * algorithm with the planner's estimate; a classic one has no D (n colours it), its method for
+ * an algorithm, and no estimate (the classic planner makes none).
+ */
+function storedUnit(result: UnitResult | ClassicUnitResult): StoredUnit {
+  const weak = result.kind === 'unit';
   return {
     sweepId: result.sweepId,
     startedAt: result.startedAt,
     slot: result.slot,
     unit: {
       n: result.n,
-      depth: result.depth,
+      depth: weak ? result.depth : null,
       role: result.role === 'check' ? 'check' : 'primary',
       unit: result.unit,
-      algorithm: result.algorithm,
+      algorithm: weak ? result.algorithm : result.method,
       worker: result.worker,
       seconds: result.seconds,
-      estimateSeconds: result.estimateSeconds ?? null,
-    },
-  };
-}
-
-function classicUnit(result: ClassicUnitResult): StoredUnit {
-  return {
-    sweepId: result.sweepId,
-    startedAt: result.startedAt,
-    slot: result.slot,
-    unit: {
-      n: result.n,
-      depth: null,
-      role: result.role === 'check' ? 'check' : 'primary',
-      unit: result.unit,
-      algorithm: result.method,
-      worker: result.worker,
-      seconds: result.seconds,
-      // The classic planner makes no estimates.
-      estimateSeconds: null,
+      estimateSeconds: weak ? (result.estimateSeconds ?? null) : null,
     },
   };
 }

@@ -11,6 +11,7 @@ import {
 } from '@weak-queens/shared/client';
 import {
   type ClassicUnitResult,
+  type SweepRecord,
   type UnitResult,
   type WqConfig,
 } from '@weak-queens/shared/contracts';
@@ -35,25 +36,44 @@ function unit(fields: Partial<UnitResult> & Pick<UnitResult, 'n' | 'depth' | 'un
   };
 }
 
-describe('when a sweep has stored unit results', () => {
-  let config: WqConfig;
-  let conn: RedisClient;
-  let dashboard: DashboardServer;
-  let base: string;
-
+/**
+ * A dashboard over a fresh key prefix that `seed` fills first, for one describe block; `base` is
+ * its URL once beforeAll has run.
+ */
+function seededDashboard(
+  label: string,
+  sweep: Pick<SweepRecord, 'id' | 'units'> & Partial<SweepRecord>,
+  seed: (conn: RedisClient, config: WqConfig) => Promise<void>,
+): { readonly base: string } {
+  const served = { base: '' };
+  let conn: RedisClient | undefined;
+  let dashboard: DashboardServer | undefined;
   beforeAll(async () => {
-    config = redis.config('timeline');
+    const config = redis.config(label);
     conn = createRedis(config, 'producer');
-    const registry = new SweepRegistry(conn, config.prefix);
-    const store = new ResultStore(conn, config.prefix);
-    await registry.save({
-      id: 's-known',
+    // Both sweeps are of n = 5 and 6, created at CREATED.
+    await new SweepRegistry(conn, config.prefix).save({
       ns: [5, 6],
       createdAt: new Date(CREATED).toISOString(),
       targetSeconds: 30,
-      units: { '5': 3, '6': 3 },
-      estimates: { '5': 6, '6': 12 },
+      ...sweep,
     });
+    await seed(conn, config);
+    const started = await startDashboard(config);
+    dashboard = started.server;
+    served.base = started.base;
+  });
+  afterAll(async () => {
+    await dashboard?.close();
+    await conn?.quit();
+  });
+  return served;
+}
+
+describe('when a sweep has stored unit results', () => {
+  const sweep = { id: 's-known', units: { '5': 3, '6': 3 }, estimates: { '5': 6, '6': 12 } };
+  const served = seededDashboard('timeline', sweep, async (conn, config) => {
+    const store = new ResultStore(conn, config.prefix);
     const units: UnitResult[] = [
       unit({ n: 5, depth: 2, unit: '0', slot: 0, startedAt: T0, seconds: 2, estimateSeconds: 1.5 }),
       unit({
@@ -99,7 +119,7 @@ describe('when a sweep has stored unit results', () => {
     const done = new Date(T0 + 6_000).toISOString();
     await conn.hset(store.keys.sweepDone('s-known'), '5', done, '6', done);
     // A live worker with two slots, one of which ran nothing of this sweep.
-    await registry.heartbeat({
+    await new SweepRegistry(conn, config.prefix).heartbeat({
       id: 'w-b',
       host: 'host-b',
       pid: 42,
@@ -107,15 +127,10 @@ describe('when a sweep has stored unit results', () => {
       startedAt: new Date(CREATED - 60_000).toISOString(),
       active: [],
     });
-    ({ server: dashboard, base } = await startDashboard(config));
-  });
-  afterAll(async () => {
-    await dashboard?.close();
-    await conn?.quit();
   });
 
   it('places every unit of the sweep on its worker slot, with both makespans', async () => {
-    const res = await http(base, '/api/sweeps/s-known/timeline');
+    const res = await http(served.base, '/api/sweeps/s-known/timeline');
     expect(res.status, res.text).toBe(200);
     // A weak sweep's answer has no `problem` field (only a classic one does).
     expect(res.text).not.toContain('"problem"');
@@ -202,7 +217,7 @@ describe('when a sweep has stored unit results', () => {
   });
 
   it('returns the first units by start time and says so when asked for fewer', async () => {
-    const res = await http(base, '/api/sweeps/s-known/timeline?limit=2');
+    const res = await http(served.base, '/api/sweeps/s-known/timeline?limit=2');
     expect(res.status).toBe(200);
     const timeline = res.json<TimelineView>();
     expect(timeline.units.map((u) => u.unit)).toEqual(['0', '1.2']);
@@ -215,16 +230,16 @@ describe('when a sweep has stored unit results', () => {
   });
 
   it('answers 404 for an unknown sweep and 400 for a bad id or limit', async () => {
-    const unknown = await http(base, '/api/sweeps/s-nothing/timeline');
+    const unknown = await http(served.base, '/api/sweeps/s-nothing/timeline');
     expect(unknown.status).toBe(404);
     expect(unknown.json()).toEqual({
       error: { code: 'not_found', message: 'no sweep has the id "s-nothing"', field: 'id' },
     });
-    const badId = await http(base, '/api/sweeps/a%20b/timeline');
+    const badId = await http(served.base, '/api/sweeps/a%20b/timeline');
     expect(badId.status).toBe(400);
     expect(badId.json<{ error: { field: string } }>().error.field).toBe('id');
     for (const query of ['limit=0', 'limit=20001', 'limit=x', 'from=1']) {
-      const bad = await http(base, `/api/sweeps/s-known/timeline?${query}`);
+      const bad = await http(served.base, `/api/sweeps/s-known/timeline?${query}`);
       expect(bad.status, query).toBe(400);
       expect(bad.text).not.toMatch(STACK);
     }
@@ -247,25 +262,15 @@ function classicUnit(
 }
 
 describe('when a classic sweep has stored unit results', () => {
-  let conn: RedisClient;
-  let dashboard: DashboardServer;
-  let base: string;
-
-  beforeAll(async () => {
-    const config = redis.config('classic-timeline');
-    conn = createRedis(config, 'producer');
-    const registry = new SweepRegistry(conn, config.prefix);
+  const sweep = {
+    id: 'c-known',
+    units: { '5': 4, '6': 7 },
+    problem: 'classic' as const,
+    verify: true,
+    sample: 1,
+  };
+  const served = seededDashboard('classic-timeline', sweep, async (conn, config) => {
     const store = new ClassicResultStore(conn, config.prefix);
-    await registry.save({
-      id: 'c-known',
-      ns: [5, 6],
-      createdAt: new Date(CREATED).toISOString(),
-      targetSeconds: 30,
-      units: { '5': 4, '6': 7 },
-      problem: 'classic',
-      verify: true,
-      sample: 1,
-    });
     const units: ClassicUnitResult[] = [
       classicUnit({ n: 5, unit: '0.2', slot: 0, startedAt: T0, seconds: 0.5 }),
       classicUnit({ n: 6, unit: '1.3', slot: 1, startedAt: T0 + 100, seconds: 2 }),
@@ -285,15 +290,10 @@ describe('when a classic sweep has stored unit results', () => {
       classicUnit({ n: 6, unit: '2.4', slot: 0, startedAt: T0 - 3.6e6, sweepId: 'c-earlier' }),
     ];
     for (const u of units) expect(await store.putUnit(u)).toBe('stored');
-    ({ server: dashboard, base } = await startDashboard(config));
-  });
-  afterAll(async () => {
-    await dashboard?.close();
-    await conn?.quit();
   });
 
   it('places its first and second counts on their slots, by n, with no planned makespan', async () => {
-    const res = await http(base, '/api/sweeps/c-known/timeline');
+    const res = await http(served.base, '/api/sweeps/c-known/timeline');
     expect(res.status, res.text).toBe(200);
     const first = {
       n: 5,

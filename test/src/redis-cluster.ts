@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis, type RedisOptions } from 'ioredis';
+import { answersPing } from './answers-ping.js';
 import { redisTlsArgs, type TestCertificates } from './test-certificates.js';
 import { until } from './wait.js';
 
@@ -99,7 +100,7 @@ export class RedisCluster {
         nodes.push({ port, process: child });
         await until(
           `redis-server on port ${port}`,
-          () => answers(port, cluster.clientOptions()),
+          () => answersPing(port, cluster.clientOptions()),
           30_000,
           50,
         );
@@ -235,25 +236,6 @@ function parseClusterNodes(text: string): NodeEntry[] {
           }),
       };
     });
-}
-
-async function answers(port: number, clientOptions: RedisOptions): Promise<boolean> {
-  const redis = new Redis({
-    port,
-    host: '127.0.0.1',
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    ...clientOptions,
-  });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
 }
 
 /** A port that is free, and whose cluster bus port (port + 10000) is free too. */

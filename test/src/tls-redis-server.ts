@@ -3,8 +3,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { freePort } from '@weak-queens/shared/client';
+import { answersPing } from './answers-ping.js';
 import { redisTlsArgs, type TestCertificates } from './test-certificates.js';
 import { until } from './wait.js';
 
@@ -46,7 +46,7 @@ export class TlsRedisServer {
         `redis-server with TLS on port ${port}`,
         async () => {
           if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode})`);
-          return answersOverTls(port, certs.ca);
+          return answersPing(port, { tls: { ca: certs.ca } });
         },
         30_000,
         100,
@@ -65,26 +65,5 @@ export class TlsRedisServer {
       await exited;
     }
     rmSync(this.dir, { recursive: true, force: true });
-  }
-}
-
-/** True once a client that trusts `ca` gets PONG from 127.0.0.1:port over TLS. */
-async function answersOverTls(port: number, ca: string): Promise<boolean> {
-  const redis = new Redis({
-    port,
-    host: '127.0.0.1',
-    tls: { ca },
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
   }
 }
