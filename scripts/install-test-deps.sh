@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What every test needs from the machine beyond Node and npm: redis-server (private servers for
 # the Redis tests), g++ (the C++ yardsticks), iproute2 (the multi-host test's network
-# namespaces) and Debian's Chromium (the dashboard's browser test). Installs what is missing when
+# namespaces), openssl (a throwaway CA for the TLS tests) and Debian's Chromium (the dashboard's
+# browser test). Installs what is missing when
 # it can (root and apt-get); otherwise names what is missing and fails, so no test skips silently.
 set -euo pipefail
 
@@ -9,6 +10,7 @@ missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v ip >/dev/null 2>&1 || missing+=(iproute2)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
