@@ -2,6 +2,7 @@
 // subtotals with its class, and Q(n) with the class count per n. Workers write it, the CLI,
 // the dashboard and exports read it; every read is validated.
 import type { RedisClient } from './connection.js';
+import { KeyedStore } from './keyed-store.js';
 import {
   type ClassicResult,
   type ClassicStoreKeys,
@@ -39,14 +40,9 @@ export interface StoredClassicSize {
   readonly checksDone: number;
 }
 
-export class ClassicResultStore {
-  readonly keys: ClassicStoreKeys;
-
-  constructor(
-    private readonly redis: RedisClient,
-    prefix: string,
-  ) {
-    this.keys = classicStoreKeys(prefix);
+export class ClassicResultStore extends KeyedStore<ClassicStoreKeys> {
+  constructor(redis: RedisClient, prefix: string) {
+    super(redis, classicStoreKeys(prefix));
   }
 
   async putUnit(result: ClassicUnitResult): Promise<PutClassicOutcome> {

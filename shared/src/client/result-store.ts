@@ -1,6 +1,7 @@
 // The result store: what the pipeline has computed, by n, by (n, D) and by unit. Workers write
 // it, the producer reads it to skip finished work, the CLI shows it. Every read is validated.
 import type { RedisClient } from './connection.js';
+import { KeyedStore } from './keyed-store.js';
 import {
   type CompletionRecord,
   CompletionRecordSchema,
@@ -117,14 +118,9 @@ export type PutUnitOutcome = 'stored' | 'duplicate' | 'conflict';
 /** Largest model seconds one unit may add to the calibration sums (a day on one core). */
 const MAX_CALIBRATING_SECONDS = 86_400;
 
-export class ResultStore {
-  readonly keys: StoreKeys;
-
-  constructor(
-    private readonly redis: RedisClient,
-    prefix: string,
-  ) {
-    this.keys = storeKeys(prefix);
+export class ResultStore extends KeyedStore<StoreKeys> {
+  constructor(redis: RedisClient, prefix: string) {
+    super(redis, storeKeys(prefix));
   }
 
   /**

@@ -1,5 +1,6 @@
 // Sweeps (what a user submitted) and live workers (heartbeats), for status, cancel and retry.
 import type { RedisClient } from './connection.js';
+import { KeyedStore } from './keyed-store.js';
 import { InvalidInputError } from '../kernel/errors.js';
 import { SWEEP_ID } from '../contracts/job-payloads.js';
 import { parseInput, parseJson } from '../contracts/schema.js';
@@ -26,14 +27,9 @@ export function parseWorkerInfo(value: unknown): WorkerInfo {
 /** A worker is live when its last heartbeat is younger than this. */
 export const WORKER_TTL_MS = 15_000;
 
-export class SweepRegistry {
-  readonly keys: StoreKeys;
-
-  constructor(
-    private readonly redis: RedisClient,
-    prefix: string,
-  ) {
-    this.keys = storeKeys(prefix);
+export class SweepRegistry extends KeyedStore<StoreKeys> {
+  constructor(redis: RedisClient, prefix: string) {
+    super(redis, storeKeys(prefix));
   }
 
   async save(sweep: SweepRecord): Promise<void> {
