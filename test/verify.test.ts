@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { PipelineClient, planCheck, type SweepProgress } from '@weak-queens/shared/client';
 import { storeKeys, type UnitResult, wholeDepth, KNOWN_S } from '@weak-queens/shared/contracts';
 import { DEFAULT_MAX_BYTES } from '@weak-queens/shared/kernel';
-import { baselineN, pipelineFixture } from './src/index.js';
+import { baselineN, pipelineFixture, until } from './src/index.js';
 import { runWq } from './src/wq-cli.js';
 
 /** S(1..8), from the one list of reference values. */
@@ -52,6 +52,12 @@ async function settle(c: PipelineClient, id: string): Promise<SweepProgress> {
 describe('when a sweep is verified', () => {
   it('counts every (n, D) twice, by different algorithms on different workers, and publishes S(n)', async () => {
     const c = setUp('verify');
+    // Both workers live before the sweep is planned: the plan is then the same on every run,
+    // and a second count always has another worker to go to.
+    await until(
+      'both workers to be live',
+      async () => (await c.registry.liveWorkers()).length === 2,
+    );
     const run = await runWq(['sweep', '1-8', '--verify', '--wait', '--json'], {
       url: redis.url,
       prefix,

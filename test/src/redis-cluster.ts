@@ -93,6 +93,10 @@ export class RedisCluster {
             'no',
             '--save',
             '',
+            // A replica takes over however long its link was down before (a busy test machine
+            // can stall replication past the default window of 10 node timeouts).
+            '--cluster-replica-validity-factor',
+            '0',
             ...auth,
           ],
           { stdio: ['ignore', 'ignore', 'inherit'] },
