@@ -46,22 +46,36 @@ describe('when a classic sweep runs on two workers and one is killed with SIGKIL
     cleanups.push(close);
     const first = spawn();
     spawn();
+    // Both live before any unit runs, so every second count has another worker to go to.
+    await until(
+      'both workers to be live',
+      async () => (await client.registry.liveWorkers()).length === 2,
+    );
     const ns = [8, 12, 16];
     const submission = await client.submitClassic(ns, { verify: true, sample: 6 });
     expect(submission.sizes.map((s) => s.outcome)).toEqual(['added', 'added', 'added']);
     // A weak sweep on the same queues at the same time.
     await client.submit([8]);
 
-    // Kill whichever worker holds a unit of Q(16) first: its unit runs again elsewhere.
+    // Kill whichever worker holds a unit of Q(16) first: its unit runs again elsewhere. Units
+    // take milliseconds, so the worker is frozen first and killed only if its unit is still
+    // unfinished then (else it is thawed and the next one is taken).
     let victim: ChildProcess | undefined;
     let victimJob = '';
-    await until('a unit of Q(16) to start', async () => {
+    await until('a unit of Q(16) to be caught unfinished', async () => {
       for (const job of await count.getActive()) {
         const pid = pidOfWorkerName(job.processedBy);
-        if (!String(job.id).startsWith('c16-') || pid === undefined) continue;
-        victim = workers.find((w) => w.pid === pid);
-        victimJob = String(job.id);
-        if (victim) return true;
+        const id = String(job.id);
+        const worker = workers.find((w) => w.pid === pid);
+        if (!id.startsWith('c16-') || id.startsWith('c16-v-') || !worker?.pid) continue;
+        process.kill(worker.pid, 'SIGSTOP');
+        if (await client.classic.unit(16, id.slice('c16-'.length))) {
+          process.kill(worker.pid, 'SIGCONT');
+          continue;
+        }
+        victim = worker;
+        victimJob = id;
+        return true;
       }
       return false;
     });

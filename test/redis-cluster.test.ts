@@ -151,6 +151,9 @@ describe.skipIf(unavailable !== undefined)('when the pipeline runs on a Redis Cl
         await watcher.close();
       }
       const master = await cluster.masterOf(`${prefix}:results:S`);
+      // A replica ready to take over: it holds everything written so far (replication is
+      // asynchronous; one lagging behind would lose the newest writes, as a real one would).
+      expect(await cluster.syncReplica(master, `${prefix}:replica-sync`)).toBe(1);
       await cluster.kill(master);
       // Mid-sweep: n = 13 was not finished when its master died.
       expect(followerEnded).toBe(false);

@@ -93,10 +93,6 @@ export class RedisCluster {
             'no',
             '--save',
             '',
-            // A replica takes over however long its link was down before (a busy test machine
-            // can stall replication past the default window of 10 node timeouts).
-            '--cluster-replica-validity-factor',
-            '0',
             ...auth,
           ],
           { stdio: ['ignore', 'ignore', 'inherit'] },
@@ -163,6 +159,29 @@ export class RedisCluster {
 
   private live(): ClusterNodeProcess[] {
     return this.nodes.filter((n) => n.process.exitCode === null && !n.process.signalCode);
+  }
+
+  /**
+   * Writes `key` (on the master of its slot, `master`) and waits until a replica has
+   * acknowledged it, and so everything written before it: the replica is then ready to take
+   * over without losing what the pipeline wrote. Returns how many replicas acknowledged.
+   */
+  async syncReplica(master: ClusterNodeProcess, key: string, timeoutMs = 15_000): Promise<number> {
+    const redis = new Redis({
+      port: master.port,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      ...this.clientOptions(),
+    });
+    redis.on('error', () => undefined);
+    try {
+      await redis.connect();
+      await redis.set(key, String(Date.now()));
+      return Number(await redis.call('WAIT', '1', String(timeoutMs)));
+    } finally {
+      redis.disconnect();
+    }
   }
 
   /** kill -9 one node; resolves once it has exited. */
