@@ -167,21 +167,10 @@ export class RedisCluster {
    * over without losing what the pipeline wrote. Returns how many replicas acknowledged.
    */
   async syncReplica(master: ClusterNodeProcess, key: string, timeoutMs = 15_000): Promise<number> {
-    const redis = new Redis({
-      port: master.port,
-      host: '127.0.0.1',
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      ...this.clientOptions(),
-    });
-    redis.on('error', () => undefined);
-    try {
-      await redis.connect();
+    return this.onNode(master.port, async (redis) => {
       await redis.set(key, String(Date.now()));
       return Number(await redis.call('WAIT', '1', String(timeoutMs)));
-    } finally {
-      redis.disconnect();
-    }
+    });
   }
 
   /** kill -9 one node; resolves once it has exited. */
@@ -210,6 +199,11 @@ export class RedisCluster {
   }
 
   private async command(port: number, ...args: string[]): Promise<unknown> {
+    return this.onNode(port, (redis) => redis.call(args[0] ?? 'PING', ...args.slice(1)));
+  }
+
+  /** Runs `work` on a fresh connection to one node (no retries), closed after. */
+  private async onNode<T>(port: number, work: (redis: Redis) => Promise<T>): Promise<T> {
     const redis = new Redis({
       port,
       host: '127.0.0.1',
@@ -220,7 +214,7 @@ export class RedisCluster {
     redis.on('error', () => undefined);
     try {
       await redis.connect();
-      return await redis.call(args[0] ?? 'PING', ...args.slice(1));
+      return await work(redis);
     } finally {
       redis.disconnect();
     }
