@@ -453,8 +453,56 @@ export function conflictsAtDepth(n: number, depth: number): Int32Array {
 
 const FLUSH = 2 ** 52;
 
+/** Pairs per chunk of the dot products' index pass. */
+const PAIR_CHUNK = 8192;
+
+/**
+ * The dot products' index pass, shared by every arithmetic: the kept windows u of the nodes in
+ * `range`, in order, each with the index its reversal's count is kept at (the mirror image's
+ * when the reversal is in the dropped half), a chunk at a time. `visit` then reads the chunk's
+ * partners' counts in one tight loop: those reads are random and dominate, and a loop with no
+ * bit twiddling between them keeps many in flight at once (as in reverseNodes). With `same` (a
+ * vector dotted with itself) each pair {u, partner} is listed once, by its smaller index.
+ */
+function forEachPairChunk(
+  table: WindowTable,
+  range: NodeRange,
+  same: boolean,
+  visit: (windows: Uint32Array, partners: Uint32Array, length: number) => void,
+): void {
+  const { parents, revFirst, kept, windowCount } = table;
+  const last = windowCount - 1;
+  const next = Int32Array.from(range.next);
+  const windows = new Uint32Array(PAIR_CHUNK + 32);
+  const partners = new Uint32Array(PAIR_CHUNK + 32);
+  let length = 0;
+  for (let s = range.start; s < range.end; s++) {
+    // Window (o1, s) reverses to (rev s, o1): the reversals of s's windows are consecutive
+    // children of rev s, in the order of o1.
+    let r = revFirst[s]!;
+    let rowsLeft = parents[s]!;
+    while (rowsLeft !== 0) {
+      const rowBit = rowsLeft & -rowsLeft;
+      rowsLeft ^= rowBit;
+      const u = next[31 - Math.clz32(rowBit)]!++;
+      const partner = r < kept ? r : last - r;
+      r++;
+      if (u >= kept) continue; // the second half of the middle row (n odd)
+      if (same && partner < u) continue;
+      windows[length] = u;
+      partners[length] = partner;
+      length++;
+    }
+    if (length >= PAIR_CHUNK) {
+      visit(windows, partners, length);
+      length = 0;
+    }
+  }
+  if (length > 0) visit(windows, partners, length);
+}
+
 export function smallStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Uint16Array> {
-  const { childMask, parents, revFirst, kept, windowCount } = table;
+  const { childMask, parents, kept, windowCount } = table;
   const last = windowCount - 1;
   return {
     ones: () => new Uint16Array(kept).fill(1),
@@ -486,34 +534,32 @@ export function smallStepper(table: WindowTable, conflictOf: Int32Array): Steppe
       }
     },
     dot(a, b, range) {
-      // Products stay below 2^32, so a double takes 2^20 of them before a flush. The read of
-      // the reversal's count is random (and dominates); when a is b, the terms of u and of
-      // its partner are equal, so each pair is read once (`paired` holds them, counted twice).
+      // Products stay below 2^32, and a chunk adds fewer than 2^14 of them: a double below
+      // 2^52 takes a chunk exactly. When a is b, the terms of u and of its partner are equal,
+      // so each pair is listed once (`paired` holds them, counted twice).
       const same = a === b;
-      const next = Int32Array.from(range.next);
       let flushed = 0n;
       let acc = 0;
       let paired = 0;
-      for (let s = range.start; s < range.end; s++) {
-        const rowsAll = parents[s]!;
-        const reversal = revFirst[s]!;
-        let rowsLeft = rowsAll;
-        while (rowsLeft !== 0) {
-          const rowBit = rowsLeft & -rowsLeft;
-          rowsLeft ^= rowBit;
-          const u = next[31 - Math.clz32(rowBit)]!++;
-          if (u >= kept) continue;
-          const r = reversal + popcount(rowsAll & (rowBit - 1));
-          const partner = r < kept ? r : last - r;
-          if (!same || partner === u) acc += a[u]! * b[partner]!;
-          else if (partner > u) paired += a[u]! * b[partner]!;
+      forEachPairChunk(table, range, same, (windows, partners, length) => {
+        // Sums local to the chunk: a captured variable written per pair is boxed per write.
+        let chunkAcc = 0;
+        let chunkPaired = 0;
+        for (let i = 0; i < length; i++) {
+          const u = windows[i]!;
+          const partner = partners[i]!;
+          const term = a[u]! * b[partner]!;
+          if (same && partner !== u) chunkPaired += term;
+          else chunkAcc += term;
         }
+        acc += chunkAcc;
+        paired += chunkPaired;
         if (acc >= FLUSH || paired >= FLUSH) {
           flushed += BigInt(acc) + 2n * BigInt(paired);
           acc = 0;
           paired = 0;
         }
-      }
+      });
       return flushed + BigInt(acc) + 2n * BigInt(paired);
     },
     rangeSum(v, lo = table.rangeStart, hi = table.rangeEnd) {
@@ -526,7 +572,7 @@ export function smallStepper(table: WindowTable, conflictOf: Int32Array): Steppe
 }
 
 export function doubleStepper(table: WindowTable, conflictOf: Int32Array): Stepper<Float64Array> {
-  const { childMask, parents, revFirst, kept, windowCount } = table;
+  const { childMask, parents, kept, windowCount } = table;
   const last = windowCount - 1;
   const HALF = 2 ** 26;
   return {
@@ -561,42 +607,34 @@ export function doubleStepper(table: WindowTable, conflictOf: Int32Array): Stepp
     dot(a, b, range) {
       // Counts are below 2^52: split each into 26-bit halves, whose products are below 2^52,
       // and add the high, middle and low products separately.
-      const next = Int32Array.from(range.next);
       let hi = 0n;
       let mid = 0n;
       let lo = 0n;
-      let accHi = 0;
-      let accMid = 0;
-      let accLo = 0;
-      for (let s = range.start; s < range.end; s++) {
-        const rowsAll = parents[s]!;
-        const reversal = revFirst[s]!;
-        let rowsLeft = rowsAll;
-        while (rowsLeft !== 0) {
-          const rowBit = rowsLeft & -rowsLeft;
-          rowsLeft ^= rowBit;
-          const u = next[31 - Math.clz32(rowBit)]!++;
-          if (u >= kept) continue;
-          const r = reversal + popcount(rowsAll & (rowBit - 1));
-          const x = a[u]!;
-          const y = b[r < kept ? r : last - r]!;
+      forEachPairChunk(table, range, false, (windows, partners, length) => {
+        // Sums local to the chunk: a captured variable written per pair is boxed per write.
+        let chunkHi = 0;
+        let chunkMid = 0;
+        let chunkLo = 0;
+        for (let i = 0; i < length; i++) {
+          const x = a[windows[i]!]!;
+          const y = b[partners[i]!]!;
           const xh = Math.floor(x / HALF);
           const xl = x - xh * HALF;
           const yh = Math.floor(y / HALF);
           const yl = y - yh * HALF;
-          accHi += xh * yh;
-          accMid += xh * yl;
-          accMid += xl * yh;
-          accLo += xl * yl;
+          chunkHi += xh * yh;
+          chunkMid += xh * yl;
+          chunkMid += xl * yh;
+          chunkLo += xl * yl;
           // Each term is below 2^52 and each sum was below 2^52: still exact.
-          if (accHi >= FLUSH) [hi, accHi] = [hi + BigInt(accHi), 0];
-          if (accMid >= FLUSH) [mid, accMid] = [mid + BigInt(accMid), 0];
-          if (accLo >= FLUSH) [lo, accLo] = [lo + BigInt(accLo), 0];
+          if (chunkHi >= FLUSH) [hi, chunkHi] = [hi + BigInt(chunkHi), 0];
+          if (chunkMid >= FLUSH) [mid, chunkMid] = [mid + BigInt(chunkMid), 0];
+          if (chunkLo >= FLUSH) [lo, chunkLo] = [lo + BigInt(chunkLo), 0];
         }
-      }
-      hi += BigInt(accHi);
-      mid += BigInt(accMid);
-      lo += BigInt(accLo);
+        hi += BigInt(chunkHi);
+        mid += BigInt(chunkMid);
+        lo += BigInt(chunkLo);
+      });
       return (hi << 52n) + (mid << 26n) + lo;
     },
     rangeSum(v, lo = table.rangeStart, hi = table.rangeEnd) {
@@ -617,7 +655,7 @@ export function residueStepper(
   conflictOf: Int32Array,
   residues: ResidueSystem,
 ): Stepper<Uint32Array> {
-  const { childMask, parents, revFirst, kept, windowCount } = table;
+  const { childMask, parents, kept, windowCount } = table;
   const last = windowCount - 1;
   const P = residues.size;
   const primes = residues.primes;
@@ -657,24 +695,17 @@ export function residueStepper(
       }
     },
     dot(a, b, range) {
-      const next = Int32Array.from(range.next);
       const acc = new Float64Array(P);
-      for (let s = range.start; s < range.end; s++) {
-        const rowsAll = parents[s]!;
-        const reversal = revFirst[s]!;
-        let rowsLeft = rowsAll;
-        while (rowsLeft !== 0) {
-          const rowBit = rowsLeft & -rowsLeft;
-          rowsLeft ^= rowBit;
-          const u = next[31 - Math.clz32(rowBit)]!++;
-          if (u >= kept) continue;
-          const r = reversal + popcount(rowsAll & (rowBit - 1));
-          const other = (r < kept ? r : last - r) * P;
-          for (let k = 0; k < P; k++) acc[k]! += mulMod(a[u * P + k]!, b[other + k]!, primes[k]!);
+      forEachPairChunk(table, range, false, (windows, partners, length) => {
+        for (let i = 0; i < length; i++) {
+          const at = windows[i]! * P;
+          const other = partners[i]! * P;
+          for (let k = 0; k < P; k++) acc[k]! += mulMod(a[at + k]!, b[other + k]!, primes[k]!);
+          // Products are below 2^27: reduce every 16 of them, far below 2^53.
+          if ((i & 15) === 15) for (let k = 0; k < P; k++) acc[k]! %= primes[k]!;
         }
-        // At most 16 products below 2^27 since the last reduction.
         for (let k = 0; k < P; k++) acc[k]! %= primes[k]!;
-      }
+      });
       return residues.combine(acc);
     },
     rangeSum(v, lo = table.rangeStart, hi = table.rangeEnd) {
