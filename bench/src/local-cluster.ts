@@ -68,7 +68,7 @@ export class LocalCluster {
   /** Submits a sweep and waits until every S(n) is stored: the user's wall time. */
   async sweep(
     ns: readonly number[],
-    options: { targetSeconds?: number } = {},
+    options: Parameters<PipelineClient['submit']>[1] = {},
   ): Promise<{ seconds: number; S: Map<number, string> }> {
     const started = performance.now();
     const submission = await this.client.submit(ns, options);

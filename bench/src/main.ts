@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { runKernelBench } from './kernel-bench.js';
 import { runChaosBench } from './chaos.js';
 import { runClassicBench } from './classic.js';
+import { runClusterReplayBench } from './cluster-replay.js';
 import { parseNSpec } from '@weak-queens/shared/contracts';
 import { runFrontierBench } from './frontier.js';
 import { runPipelineBench } from './pipeline.js';
@@ -20,6 +21,7 @@ async function main(): Promise<number> {
       ns: { type: 'string' },
       'redis-memory': { type: 'boolean', default: false },
       chaos: { type: 'boolean', default: false },
+      'cluster-replay': { type: 'boolean', default: false },
       minutes: { type: 'string', default: '10' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -27,7 +29,7 @@ async function main(): Promise<number> {
   });
   if (values.help) {
     console.log(
-      'usage: npm run bench [-- --full] [-- --pipeline] [-- --scale [--full]] [-- --redis-memory] [-- --frontier [--full]] [-- --classic [--full | --ns 16-17]] [-- --chaos [--minutes m]]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)\n  --redis-memory: Redis bytes per queued and finished unit for a sweep of ~100,000 units\n  --frontier: S(16) (--full: and S(17)) on 2 workers against the peer program on 2 threads\n  --classic: Q(16)–Q(18) (--full: to Q(20); --ns: these n) on the pipeline with 2 workers against peer-classic on 2 threads\n  --chaos: sweeps under random kill -9s, freezes, Redis restarts and network cuts for m minutes (default 10)',
+      'usage: npm run bench [-- --full] [-- --pipeline] [-- --scale [--full]] [-- --redis-memory] [-- --frontier [--full]] [-- --classic [--full | --ns 16-17]] [-- --chaos [--minutes m]] [-- --cluster-replay]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)\n  --redis-memory: Redis bytes per queued and finished unit for a sweep of ~100,000 units\n  --frontier: S(16) (--full: and S(17)) on 2 workers against the peer program on 2 threads\n  --classic: Q(16)–Q(18) (--full: to Q(20); --ns: these n) on the pipeline with 2 workers against peer-classic on 2 threads\n  --chaos: sweeps under random kill -9s, freezes, Redis restarts and network cuts for m minutes (default 10)\n  --cluster-replay: S(17) planned for 64 and 256 one-slot workers, run here on 2, its unit times replayed on those clusters',
     );
     return 0;
   }
@@ -41,6 +43,7 @@ async function main(): Promise<number> {
     }
     return (await runChaosBench({ minutes })) ? 0 : 1;
   }
+  if (values['cluster-replay']) return (await runClusterReplayBench()) ? 0 : 1;
   if (values['redis-memory']) return (await runRedisMemoryBench()) ? 0 : 1;
   if (values.classic) {
     const ns = values.ns === undefined ? undefined : parseNSpec(values.ns);

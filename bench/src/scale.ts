@@ -1,8 +1,9 @@
 // `npm run bench -- --scale [--full]`: how the pipeline scales. S(15) on 1 and 2 worker processes
 // (one core each): makespan, speedup, per-worker peak memory. With --full, S(16) end to end on
 // 2 workers, and a makespan simulation of its recorded unit times on 8, 64 and 256 workers.
-import type { PipelineClient } from '@weak-queens/shared/client';
+import { replayMakespan } from '@weak-queens/shared/client';
 import { LocalCluster } from './local-cluster.js';
+import { recordedUnits } from './recorded-units.js';
 
 /** S(15) as the C++ baseline computes it (`seed-dp 15`), to check the pipeline's value. */
 const S15 = '461983502794813419';
@@ -45,8 +46,8 @@ export async function runScaleBench(options: { full: boolean }): Promise<boolean
     try {
       const { seconds, S } = await cluster.sweep([16], { targetSeconds: SCALE_TARGET_SECONDS });
       const record = await cluster.client.store.record(16);
-      const costs = await unitSeconds(cluster.client, 16);
-      const total = costs.reduce((a, b) => a + b, 0);
+      const units = await recordedUnits(cluster.client, 16);
+      const total = units.reduce((t, u) => t + u.seconds, 0);
       const exact = S.has(16) && record !== undefined;
       lines.push(
         `| S(16), 2 worker processes × 1 core | ${seconds.toFixed(1)} | | ${cluster
@@ -61,12 +62,12 @@ export async function runScaleBench(options: { full: boolean }): Promise<boolean
 
       lines.push(
         '',
-        `Makespan simulation of S(16)'s ${costs.length} recorded unit times (${total.toFixed(0)} core-seconds), largest first:`,
+        `Makespan simulation of S(16)'s ${units.length} recorded unit times (${total.toFixed(0)} core-seconds), replayed in the queue's order:`,
         '',
       );
       lines.push('| workers | makespan s | efficiency |', '|---:|---:|---:|');
       for (const workers of [2, 8, 64, 256]) {
-        const makespan = simulateMakespan(costs, workers);
+        const makespan = replayMakespan(units, workers);
         const efficiency = total / (workers * makespan);
         lines.push(`| ${workers} | ${makespan.toFixed(1)} | ${(100 * efficiency).toFixed(0)}% |`);
         if (workers === 64) {
@@ -82,27 +83,4 @@ export async function runScaleBench(options: { full: boolean }): Promise<boolean
   }
   console.log(`\n${lines.join('\n')}\n\n${goals.map((g) => `- ${g}`).join('\n')}`);
   return ok;
-}
-
-/** The measured single-core seconds of every job that counted part of S(n). */
-async function unitSeconds(client: PipelineClient, n: number): Promise<number[]> {
-  const costs: number[] = [];
-  const depths = await client.store.depths(n);
-  for (const [depth, result] of depths) {
-    const units = await client.store.units(n, depth);
-    if (units.size > 0) for (const unit of units.values()) costs.push(unit.seconds);
-    else costs.push(result.seconds);
-  }
-  return costs;
-}
-
-/** Greedy list scheduling, largest job first (the queue's priority order), on `workers` cores. */
-export function simulateMakespan(costs: readonly number[], workers: number): number {
-  const finish = new Float64Array(workers);
-  for (const cost of [...costs].sort((a, b) => b - a)) {
-    let earliest = 0;
-    for (let w = 1; w < workers; w++) if ((finish[w] ?? 0) < (finish[earliest] ?? 0)) earliest = w;
-    finish[earliest] = (finish[earliest] ?? 0) + cost;
-  }
-  return Math.max(...finish);
 }

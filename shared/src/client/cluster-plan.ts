@@ -134,11 +134,29 @@ export function planForCluster(
  * that frees up first (what BullMQ priorities by expected seconds do).
  */
 export function simulateMakespan(unitSeconds: readonly number[], slots: number): number {
-  const sorted = [...unitSeconds].sort((a, b) => b - a);
+  return replayMakespan(
+    unitSeconds.map((seconds) => ({ seconds, estimateSeconds: seconds })),
+    slots,
+  );
+}
+
+/** A unit as a run recorded it: the seconds it took and the seconds it was expected to take. */
+export interface RecordedUnit {
+  readonly seconds: number;
+  readonly estimateSeconds: number;
+}
+
+/**
+ * The makespan of a recorded run's units replayed on `slots` slots in the queue's order (the
+ * largest expected first, each on the slot that frees up first), each taking the seconds it
+ * really took: the run as a larger cluster would have seen it, estimation errors included.
+ */
+export function replayMakespan(units: readonly RecordedUnit[], slots: number): number {
+  const ordered = [...units].sort((a, b) => b.estimateSeconds - a.estimateSeconds);
   // A binary heap of slot finish times: O(units · log slots), fine for 10^6 units.
   const heap = new Float64Array(Math.max(1, slots));
   let makespan = 0;
-  for (const seconds of sorted) {
+  for (const { seconds } of ordered) {
     const end = (heap[0] ?? 0) + seconds;
     makespan = Math.max(makespan, end);
     heap[0] = end;

@@ -31,6 +31,8 @@ export {
   type SizePlanSummary,
   planForCluster,
   simulateMakespan,
+  replayMakespan,
+  type RecordedUnit,
 } from './cluster-plan.js';
 export {
   planCheck,

@@ -148,7 +148,14 @@ export class PipelineClient {
   /** Enqueues every n that is neither stored nor already queued; returns what it did. */
   async submit(
     ns: readonly number[],
-    options: { targetSeconds?: number; sweepId?: string; verify?: boolean; audit?: boolean } = {},
+    options: {
+      targetSeconds?: number;
+      sweepId?: string;
+      verify?: boolean;
+      audit?: boolean;
+      /** Plan for this cluster rather than the live workers (e.g. one about to be started). */
+      cluster?: ClusterDescription;
+    } = {},
   ): Promise<SweepSubmission> {
     await this.ping();
     const targetSeconds = options.targetSeconds ?? this.config.targetSeconds;
@@ -163,7 +170,7 @@ export class PipelineClient {
     // this machine as `npm start` runs it), to end the sweep soonest rather than to do least.
     const live = await this.registry.liveWorkers();
     const routing = this.routingFor(live);
-    const cluster = this.clusterOf(live, routing);
+    const cluster = options.cluster ?? this.clusterOf(live, routing);
     const { depthPlans } = planForCluster(ns, cluster, { targetSeconds, calibration });
     const plans: PlannedSize[] = [];
     for (const n of ns) {
