@@ -511,26 +511,32 @@ export function smallStepper(table: WindowTable, conflictOf: Int32Array): Steppe
       const next = Int32Array.from(range.next); // next window of each row
       for (let s = range.start, first = range.first; s < range.end; s++) {
         const children = childMask[s]!;
+        const end = first + popcount(children);
         let rowsLeft = parents[s]!;
-        while (rowsLeft !== 0) {
-          const rowBit = rowsLeft & -rowsLeft;
-          rowsLeft ^= rowBit;
-          const o1 = 31 - Math.clz32(rowBit);
-          const u = next[o1]!++;
-          if (u >= kept) continue; // the second half of the middle row (n odd)
-          const conflict = conflictOf[o1]!;
-          let free = children;
-          let t = first;
-          let sum = 0;
-          while (free !== 0) {
-            const bit = free & -free;
-            free ^= bit;
-            if ((bit & conflict) === 0) sum += from[t < kept ? t : last - t]!;
-            t++;
+        if (rowsLeft !== 0) {
+          // Window (o1, s) sums the children of s but the at most three that o1 attacks: their
+          // total once per node, less those, beats testing every child for every window.
+          let total = 0;
+          if (end <= kept) for (let t = first; t < end; t++) total += from[t]!;
+          else for (let t = first; t < end; t++) total += from[t < kept ? t : last - t]!;
+          while (rowsLeft !== 0) {
+            const rowBit = rowsLeft & -rowsLeft;
+            rowsLeft ^= rowBit;
+            const o1 = 31 - Math.clz32(rowBit);
+            const u = next[o1]!++;
+            if (u >= kept) continue; // the second half of the middle row (n odd)
+            let attacked = children & conflictOf[o1]!;
+            let sum = total;
+            while (attacked !== 0) {
+              const bit = attacked & -attacked;
+              attacked ^= bit;
+              const t = first + popcount(children & (bit - 1));
+              sum -= from[t < kept ? t : last - t]!;
+            }
+            to[u] = sum;
           }
-          to[u] = sum;
         }
-        first += popcount(children);
+        first = end;
       }
     },
     dot(a, b, range) {
@@ -579,29 +585,35 @@ export function doubleStepper(table: WindowTable, conflictOf: Int32Array): Stepp
     ones: () => new Float64Array(kept).fill(1),
     zeros: () => new Float64Array(kept),
     run(from, to, range) {
-      const next = Int32Array.from(range.next);
+      const next = Int32Array.from(range.next); // next window of each row
       for (let s = range.start, first = range.first; s < range.end; s++) {
         const children = childMask[s]!;
+        const end = first + popcount(children);
         let rowsLeft = parents[s]!;
-        while (rowsLeft !== 0) {
-          const rowBit = rowsLeft & -rowsLeft;
-          rowsLeft ^= rowBit;
-          const o1 = 31 - Math.clz32(rowBit);
-          const u = next[o1]!++;
-          if (u >= kept) continue;
-          const conflict = conflictOf[o1]!;
-          let free = children;
-          let t = first;
-          let sum = 0;
-          while (free !== 0) {
-            const bit = free & -free;
-            free ^= bit;
-            if ((bit & conflict) === 0) sum += from[t < kept ? t : last - t]!;
-            t++;
+        if (rowsLeft !== 0) {
+          // Window (o1, s) sums the children of s but the at most three that o1 attacks: their
+          // total once per node, less those, beats testing every child for every window.
+          let total = 0;
+          if (end <= kept) for (let t = first; t < end; t++) total += from[t]!;
+          else for (let t = first; t < end; t++) total += from[t < kept ? t : last - t]!;
+          while (rowsLeft !== 0) {
+            const rowBit = rowsLeft & -rowsLeft;
+            rowsLeft ^= rowBit;
+            const o1 = 31 - Math.clz32(rowBit);
+            const u = next[o1]!++;
+            if (u >= kept) continue; // the second half of the middle row (n odd)
+            let attacked = children & conflictOf[o1]!;
+            let sum = total;
+            while (attacked !== 0) {
+              const bit = attacked & -attacked;
+              attacked ^= bit;
+              const t = first + popcount(children & (bit - 1));
+              sum -= from[t < kept ? t : last - t]!;
+            }
+            to[u] = sum;
           }
-          to[u] = sum;
         }
-        first += popcount(children);
+        first = end;
       }
     },
     dot(a, b, range) {
