@@ -77,3 +77,29 @@ describe('when a thread dies', () => {
     expect(runs.map((r) => r.slot).sort()).toEqual([0, 1]);
   });
 });
+
+/** A thread that exits as soon as it starts. */
+const EXITING_THREAD = new URL(
+  'data:text/javascript,' + encodeURIComponent(`process.exit(4);`),
+);
+
+describe('when the threads are started ahead of the first unit (warm)', () => {
+  it('counts on them, and a thread that died while idle is never handed a unit', async () => {
+    threads = new ClassicThreads(2);
+    threads.warm();
+    const totals = await threads.totals(10);
+    expect(totals).toEqual({
+      boards: BigInt(CLASSIC_QUEENS[9]!),
+      classes: BigInt(UNIQUE_QUEENS[9]!),
+    });
+    await threads.close();
+
+    threads = new ClassicThreads(1, EXITING_THREAD);
+    threads.warm();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The dead thread is gone from the pool: the unit gets a fresh thread (which exits too).
+    await expect(threads.count({ n: 8, first: 0, second: 2 })).rejects.toThrow(
+      'classic thread exited with code 4',
+    );
+  });
+});

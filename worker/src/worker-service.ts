@@ -182,6 +182,8 @@ export class WorkerService {
   async start(): Promise<void> {
     const { logger, heartbeatMs } = this.options;
     const workers = [...this.countWorkers.values(), this.aggregateWorker];
+    // Classic units are short: their threads start with the worker, not with the first one.
+    this.classicThreads.warm();
     await Promise.all(workers.map((w) => w.waitUntilReady()));
     for (const worker of workers) {
       worker.run().catch((err: unknown) => logger.error({ err }, 'worker stopped'));

@@ -2,6 +2,7 @@
 // BullMQ renews job locks). Messages: in { unit, method }, out done / error.
 import { parentPort } from 'node:worker_threads';
 import { type ClassicMethod, type ClassicUnit, countClassicUnit } from './classic-units.js';
+import { classicWasm } from './classic-wasm.js';
 
 export type ClassicThreadRequest = {
   readonly unit: ClassicUnit;
@@ -17,6 +18,8 @@ export type ClassicThreadReply =
 
 const port = parentPort;
 if (port) {
+  // Compiled when the thread starts, not inside the first unit it counts.
+  classicWasm();
   port.on('message', ({ unit, method }: ClassicThreadRequest) => {
     try {
       const totals = countClassicUnit(unit, method);

@@ -40,6 +40,14 @@ export class ClassicThreads {
     }
   }
 
+  /**
+   * Starts every thread now rather than on first use, so that a worker's first classic unit
+   * does not pay for a thread and its module (a long-lived worker calls this when it starts).
+   */
+  warm(): void {
+    while (!this.closed && this.all.size < this.size) this.idle.push(this.spawn());
+  }
+
   /** Counts one unit on a free thread (waits for one when all are busy). */
   async count(unit: ClassicUnit, method: ClassicMethod = 'pruned'): Promise<ClassicRun> {
     const thread = await this.acquire();
@@ -93,6 +101,12 @@ export class ClassicThreads {
     while (taken.has(index)) index++;
     const fresh = { index, worker: new Worker(this.script) };
     this.all.add(fresh);
+    // A thread that dies while idle must not be handed a unit it would never answer.
+    fresh.worker.once('exit', () => {
+      this.all.delete(fresh);
+      const at = this.idle.indexOf(fresh);
+      if (at >= 0) this.idle.splice(at, 1);
+    });
     return fresh;
   }
 
