@@ -190,3 +190,23 @@ describe('when units are measured', () => {
     );
   });
 });
+
+describe('when a sweep is planned for a cluster far larger than the workers here', () => {
+  it('counts the transfer it splits into parts on real workers, and N(13, 5) is exact', async () => {
+    const c = setUp('parts');
+    pipeline.startWorkers(2);
+    // 1024 one-slot workers: N(13, 5) by the transfer would bound the makespan (see wq plan).
+    const cluster = { workers: 1024, slots: 1, memoryBytes: 3 * 2 ** 30 };
+    const { sweep } = await c.submit([13], { cluster });
+    await c.waitFor(sweep.id);
+    const record = await c.store.record(13);
+    expect(record?.S).toBe(KNOWN_S[12]);
+    expect(record?.depths.map((d) => d.value)).toEqual(exactN(13));
+    const parts = await c.store.units(13, 5);
+    expect([...parts.keys()].sort()).toEqual(Array.from({ length: 8 }, (_, i) => `*${i}/8`));
+    expect([...parts.values()].every((u) => u.algorithm === 'window-transfer')).toBe(true);
+    expect(String([...parts.values()].reduce((t, u) => t + BigInt(u.value), 0n))).toBe(
+      exactN(13)[5],
+    );
+  });
+});

@@ -79,9 +79,7 @@ describe('when a thread dies', () => {
 });
 
 /** A thread that exits as soon as it starts. */
-const EXITING_THREAD = new URL(
-  'data:text/javascript,' + encodeURIComponent(`process.exit(4);`),
-);
+const EXITING_THREAD = new URL('data:text/javascript,' + encodeURIComponent(`process.exit(4);`));
 
 describe('when the threads are started ahead of the first unit (warm)', () => {
   it('counts on them, and a thread that died while idle is never handed a unit', async () => {

@@ -53,3 +53,32 @@ describe('when a sweep is planned for a described cluster', () => {
     );
   });
 });
+
+describe('when one window transfer would bound the makespan of a large cluster', () => {
+  it('splits it into transfer parts where that ends the sweep sooner, and not on a small one', () => {
+    const large = planForCluster(
+      [13],
+      { workers: 1024, slots: 1, memoryBytes: 3 * GiB },
+      {
+        targetSeconds: 30,
+      },
+    );
+    const parted = large.sizes[0]!.depths.filter(
+      (d) => d.algorithm === 'window-transfer' && d.units > 1,
+    );
+    expect(parted.map((d) => d.depth)).toEqual([5]);
+    const units = large.depthPlans.get('13:5')!.units.map((u) => u.unit.part);
+    expect(units).toEqual(Array.from({ length: 8 }, (_, index) => ({ index, of: 8 })));
+
+    const small = planForCluster(
+      [13],
+      { workers: 2, slots: 1, memoryBytes: 3 * GiB },
+      {
+        targetSeconds: 30,
+      },
+    );
+    for (const d of small.sizes[0]!.depths) {
+      if (d.algorithm === 'window-transfer') expect(d.units).toBe(1);
+    }
+  });
+});

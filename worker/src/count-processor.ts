@@ -50,7 +50,7 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       throw asJobFailure(err);
     }
     const middle = data.middle ?? [];
-    const key = unitKey(data.prefix, middle);
+    const key = unitKey(data.prefix, middle, data.part);
     const check = data.role === 'check';
     // Only a unit the producer planned is counted, as planned: a job added by hand (or by a
     // buggy client) with a valid shape never becomes a result.
@@ -120,7 +120,15 @@ export function createCountProcessor(deps: CountProcessorDeps) {
     // so a unit planned elsewhere with a larger cap never takes this process down: it runs
     // with the DFS instead, which counts the same thing in memory that does not grow.
     let algorithm = data.algorithm;
-    const bytes = estimateCost(algorithm, data.n, data.depth, data.prefix, middle).bytes;
+    const bytes = estimateCost(algorithm, data.n, data.depth, data.prefix, middle, data.part).bytes;
+    if (bytes > deps.maxUnitBytes && data.part) {
+      // A part is only a transfer's: the DFS cannot count a share of its pairing.
+      throw new UnrecoverableError(
+        `unit ${key} of N(${data.n}, ${data.depth}) needs ${bytes} bytes, above this worker's ` +
+          `WQ_MAX_UNIT_BYTES (${deps.maxUnitBytes}), and a transfer part has no DFS to fall ` +
+          `back on; start a worker that can hold it, or wq replan the sweep`,
+      );
+    }
     if (bytes > deps.maxUnitBytes) {
       log.warn(
         { algorithm, bytes, maxUnitBytes: deps.maxUnitBytes },
@@ -135,6 +143,7 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       prefix: data.prefix,
       middle,
       weight: data.weight,
+      ...(data.part ? { part: data.part } : {}),
       estimate: { seconds: data.estimateSeconds, bytes },
     };
     const { modelSeconds, boundSeconds } = planned.unit;

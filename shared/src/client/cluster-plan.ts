@@ -54,6 +54,8 @@ export interface ClusterPlan {
 
 /** Units per slot the unit size aims at, so the last units to finish are small ones. */
 const UNITS_PER_SLOT = 6;
+/** The numbers of parts a window transfer that bounds the makespan is tried as. */
+const TRANSFER_PARTS = [2, 4, 8];
 /** Units smaller than this are mostly queue overhead. */
 const MIN_TARGET_SECONDS = 0.5;
 
@@ -90,7 +92,9 @@ export function planForCluster(
   }
 
   // A unit that does not split and runs longer than the cluster's fair share bounds the
-  // makespan: spread that (n, D) over every slot with the DFS when that ends the sweep sooner.
+  // makespan: spread that (n, D) when that ends the sweep sooner, as transfer parts (each does
+  // every step, only the final pairing is split: a little shorter each, much more work in all)
+  // or over every slot with the DFS (more work, but in small units), whichever is best.
   let makespan = simulateMakespan(allUnitSeconds(plans), slots);
   const tried = new Set<string>();
   for (;;) {
@@ -99,12 +103,22 @@ export function planForCluster(
     tried.add(longest.key);
     const current = plans.get(longest.key);
     if (!current) break;
-    const spread = planDepth(current.n, current.depth, { ...base, targetSeconds }, 'dfs');
-    const trial = new Map(plans).set(longest.key, spread);
-    const trialMakespan = simulateMakespan(allUnitSeconds(trial), slots);
-    if (trialMakespan < makespan) {
-      plans.set(longest.key, spread);
-      makespan = trialMakespan;
+    const options = { ...base, targetSeconds };
+    const spreads = [
+      ...(current.algorithm === 'window-transfer'
+        ? TRANSFER_PARTS.filter((parts) => parts <= slots).map((parts) =>
+            planDepth(current.n, current.depth, options, 'window-transfer', parts),
+          )
+        : []),
+      planDepth(current.n, current.depth, options, 'dfs'),
+    ];
+    for (const spread of spreads) {
+      const trial = new Map(plans).set(longest.key, spread);
+      const trialMakespan = simulateMakespan(allUnitSeconds(trial), slots);
+      if (trialMakespan < makespan) {
+        plans.set(longest.key, spread);
+        makespan = trialMakespan;
+      }
     }
   }
 

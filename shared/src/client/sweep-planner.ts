@@ -94,7 +94,7 @@ export function planIdOfDepth(plan: PlannedDepth): string {
 }
 
 function keyOf(unit: WorkUnit): string {
-  return unitKey(unit.prefix, unit.middle);
+  return unitKey(unit.prefix, unit.middle, unit.part);
 }
 
 /** Records a plan in the store, so workers count its units and nothing else. */
@@ -133,6 +133,8 @@ export function planDepth(
     readonly maxUnits?: number;
   },
   algorithm?: Algorithm,
+  /** A window transfer as this many parts (see `PlanOptions.transferParts`). */
+  transferParts?: number,
 ): PlannedDepth {
   const calibration = options.calibration ?? {};
   const chosen = algorithm ?? chooseAlgorithm(n, depth, choiceOptions(options)).algorithm;
@@ -143,6 +145,7 @@ export function planDepth(
     targetSeconds: options.targetSeconds / ratio,
     maxBytes: options.maxUnitBytes,
     ...(options.maxUnits === undefined ? {} : { maxUnits: options.maxUnits }),
+    ...(transferParts === undefined ? {} : { transferParts }),
   }).map((unit) => {
     const estimateSeconds = unit.estimate.seconds * ratio;
     return { unit, estimateSeconds, priority: unitPriority(estimateSeconds) };
@@ -338,6 +341,7 @@ function unitData(
     algorithm: unit.algorithm,
     prefix: unit.prefix,
     ...(unit.middle.length > 0 ? { middle: unit.middle } : {}),
+    ...(unit.part ? { part: unit.part } : {}),
     weight: unit.weight,
     planId,
     estimateSeconds: planned.estimateSeconds,

@@ -5,6 +5,7 @@ import { InvalidInputError } from '../kernel/errors.js';
 import { ALGORITHMS } from '../kernel/algorithms.js';
 import { assertBoard, assertLegalUnit, MAX_N } from '../kernel/board.js';
 import { unitWeight } from '../kernel/symmetry.js';
+import { assertTransferPart } from '../kernel/window-transfer.js';
 import { PLAN_ID } from './plan-record.js';
 import { UNIT_KEY } from './queues.js';
 import { checkFirst, parserOf, record, refine } from './schema.js';
@@ -70,6 +71,13 @@ const UnitJobFields = record({
   prefix: columns,
   /** A DFS unit's fixed rows from the board's centre down (see `WorkUnit.middle`); absent: none. */
   middle: v.optional(columns),
+  /** One part of a whole (n, D)'s window transfer (see `TransferPart`); absent: whole. */
+  part: v.optional(
+    record({
+      index: integer,
+      of: integer,
+    }),
+  ),
   weight: v.picklist([1, 2, 4], '1, 2 or 4'),
   /** Expected single-core seconds (calibrated; for progress, priority and the records). */
   estimateSeconds: seconds(''),
@@ -102,6 +110,7 @@ export const UnitJobSchema = v.pipe(
   checkFirst(UnitRowsSchema),
   UnitJobFields,
   refine(middleRows, 'nested'),
+  refine(transferPart, 'nested'),
 );
 export type UnitJobData = v.InferOutput<typeof UnitJobSchema>;
 export const parseUnitJobData = parserOf(UnitJobSchema, 'unit job');
@@ -152,6 +161,20 @@ function middleRows(job: UnitJobFields): UnitJobFields {
   const rest = { ...job };
   delete rest.middle;
   return rest;
+}
+
+/** A part is a window transfer's, of a whole (n, D) (no fixed rows), and a real part of it. */
+function transferPart(job: UnitJobFields): UnitJobFields {
+  if (job.part === undefined) return job;
+  if (job.algorithm !== 'window-transfer') {
+    throw new InvalidInputError(
+      'part',
+      `${job.part.index}/${job.part.of}`,
+      'absent unless the algorithm is window-transfer',
+    );
+  }
+  assertTransferPart(job.part, job.prefix.length);
+  return job;
 }
 
 /** A `depth` job: N(n, D) as the sum of the units listed (by unit key), each exactly once. */

@@ -131,23 +131,36 @@ export function unitJobId(n: number, depth: number, planId: string, index: numbe
 /**
  * The unit's identity in the result store: everything that determines its value besides
  * (n, D): its fixed first-row columns ("3.1"), or "m" and its fixed rows from the board's centre
- * down ("m3.7.1"), or "*" for none. The weight follows from these rows (`unitWeight`), so it
- * needs no place here.
+ * down ("m3.7.1"), or "*" for none, and "*2/4" for part 2 (of 0 … 3) of a whole (n, D)'s
+ * window transfer. The weight follows from these rows (`unitWeight`), so it needs no place here.
  */
-export function unitKey(prefix: readonly number[], middle: readonly number[] = []): string {
+export function unitKey(
+  prefix: readonly number[],
+  middle: readonly number[] = [],
+  part?: { readonly index: number; readonly of: number },
+): string {
   if (middle.length > 0) return `m${middle.join('.')}`;
+  if (part) return `*${part.index}/${part.of}`;
   return prefix.length === 0 ? '*' : prefix.join('.');
 }
 
 /** The shape of a unit key (see `unitKey`). */
-export const UNIT_KEY = /^(\*|m?\d{1,2}(\.\d{1,2}){0,31})$/;
+export const UNIT_KEY = /^(\*|\*\d{1,2}\/\d{1,2}|m?\d{1,2}(\.\d{1,2}){0,31})$/;
 
-/** The rows a unit key stands for, or undefined when it is not one. */
-export function parseUnitKey(
-  key: string,
-): { prefix: readonly number[]; middle: readonly number[] } | undefined {
+/** The rows (and part) a unit key stands for, or undefined when it is not one. */
+export function parseUnitKey(key: string):
+  | {
+      prefix: readonly number[];
+      middle: readonly number[];
+      part?: { readonly index: number; readonly of: number };
+    }
+  | undefined {
   if (!UNIT_KEY.test(key)) return undefined;
   if (key === '*') return { prefix: [], middle: [] };
+  if (key.startsWith('*')) {
+    const [index, of] = key.slice(1).split('/').map(Number) as [number, number];
+    return { prefix: [], middle: [], part: { index, of } };
+  }
   if (key.startsWith('m')) return { prefix: [], middle: key.slice(1).split('.').map(Number) };
   return { prefix: key.split('.').map(Number), middle: [] };
 }

@@ -7,7 +7,13 @@ import { ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';
 import { countBySeedDp } from './seed-dp.js';
 import { topUnits } from './symmetry.js';
-import { countByWindowTransfer, TABLE_BYTES_PER_NODE, transferShape } from './window-transfer.js';
+import {
+  assertTransferPart,
+  countByWindowTransfer,
+  TABLE_BYTES_PER_NODE,
+  type TransferPart,
+  transferShape,
+} from './window-transfer.js';
 
 export const ALGORITHMS = ['seed-dp', 'window-transfer', 'dfs'] as const;
 export type Algorithm = (typeof ALGORITHMS)[number];
@@ -23,7 +29,8 @@ export function parseAlgorithm(value: string): AlgorithmChoice {
  * Counts the legal completions of a unit on an (n, D) board with one algorithm: `prefix` fixes
  * the first rows, or `middle` (optional, default none; DFS only) the rows from
  * `middleStart(n)` down. With neither, the DFS counts the whole N(n, D) through its symmetric
- * top-level units (the same ones `planUnits` makes).
+ * top-level units (the same ones `planUnits` makes). `part` (window transfer of a whole (n, D)
+ * only) counts one part of it (see TransferPart).
  */
 export function countCompletions(
   algorithm: Algorithm,
@@ -32,8 +39,10 @@ export function countCompletions(
   prefix: readonly number[],
   onProgress?: ProgressCallback,
   middle: readonly number[] = [],
+  part?: TransferPart,
 ): bigint {
   if (algorithm !== 'dfs') assertNoMiddle(algorithm, middle);
+  if (part) assertPart(algorithm, part, prefix);
   switch (algorithm) {
     case 'dfs':
       if (depth === 0) {
@@ -44,10 +53,21 @@ export function countCompletions(
       if (prefix.length === 0 && middle.length === 0) return countWholeByDfs(n, depth, onProgress);
       return BigInt(countByDfs(n, depth, prefix, onProgress, middle));
     case 'window-transfer':
-      return countByWindowTransfer(n, depth, prefix, onProgress);
+      return countByWindowTransfer(n, depth, prefix, onProgress, part);
     case 'seed-dp':
       return countBySeedDp(n, depth, prefix, onProgress);
   }
+}
+
+function assertPart(algorithm: Algorithm, part: TransferPart, prefix: readonly number[]): void {
+  if (algorithm !== 'window-transfer') {
+    throw new InvalidInputError(
+      'part',
+      `${part.index}/${part.of}`,
+      `no parts with ${algorithm} (window-transfer only)`,
+    );
+  }
+  assertTransferPart(part, prefix.length);
 }
 
 function assertNoMiddle(algorithm: Algorithm, middle: readonly number[]): void {
@@ -110,9 +130,11 @@ export function estimateCost(
   depth: number,
   prefix: readonly number[],
   middle: readonly number[] = [],
+  part?: TransferPart,
 ): CostEstimate {
   assertBoard(n, depth);
   if (algorithm !== 'dfs') assertNoMiddle(algorithm, middle);
+  if (part) assertPart(algorithm, part, prefix);
   const remainingRows = n - prefix.length - middle.length;
   if (depth === 0) {
     // Closed under the transfer view (one empty window); the DFS counts n^rows as a product,
@@ -156,7 +178,11 @@ export function estimateCost(
     // Building and pairing the reversals read level D−1 at random (about 16 sequential
     // operations' worth per node); a step reads and writes every kept window as a stream.
     const perStep = shape.counts === 'residues' ? new ResidueSystem(n).size : 1;
-    const operations = upper + windows + 16 * suffixes + 0.5 * kept * shape.steps * perStep;
+    // The final pairing is about a quarter of the 16 (measured at N(17, 8)); a part pairs
+    // only its share of level D−1.
+    const unpaired = part ? 4 * suffixes * (1 - 1 / part.of) : 0;
+    const operations =
+      upper + windows + 16 * suffixes - unpaired + 0.5 * kept * shape.steps * perStep;
     return { seconds: operations * COST_PER_OPERATION['window-transfer'], bytes };
   }
   // The seed's frontier is at most the windows; each row generates a few successors per state.

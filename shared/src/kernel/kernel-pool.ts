@@ -117,6 +117,7 @@ export class KernelPool {
     );
     const counted = countByWindowTransferParallel(unit.n, unit.depth, unit.prefix, {
       threads: this.size,
+      ...(unit.part ? { part: unit.part } : {}),
       onProgress,
       signal: controller.signal,
     }).then(

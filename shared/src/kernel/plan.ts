@@ -22,6 +22,7 @@ import {
 } from './board.js';
 import type { ProgressCallback } from './progress.js';
 import { topUnits } from './symmetry.js';
+import type { TransferPart } from './window-transfer.js';
 
 export interface WorkUnit {
   readonly n: number;
@@ -41,6 +42,8 @@ export interface WorkUnit {
    * and the row reversal (see `unitWeight`), 1 for a whole (n, D).
    */
   readonly weight: 1 | 2 | 4;
+  /** A window transfer of the whole (n, D) split into parts (see TransferPart); absent: whole. */
+  readonly part?: TransferPart;
   readonly estimate: CostEstimate;
 }
 
@@ -52,6 +55,11 @@ export interface PlanOptions {
   readonly maxUnits?: number;
   /** Memory cap for the `auto` choice. */
   readonly maxBytes?: number;
+  /**
+   * A window transfer as this many parts (2 … MAX_TRANSFER_PARTS) rather than one unit: more
+   * work in all, but on as many slots at once.
+   */
+  readonly transferParts?: number;
 }
 
 export const DEFAULT_MAX_UNITS = 4096;
@@ -70,7 +78,23 @@ export function planUnits(n: number, depth: number, options: PlanOptions = {}): 
   const { algorithm } = chosen;
 
   // The window transfer builds its whole table whatever the prefix, and the seed is kept as the
-  // source describes it: both run as one unit. The DFS splits freely.
+  // source describes it: both run as one unit (or a transfer as parts). The DFS splits freely.
+  const parts = options.transferParts;
+  if (algorithm === 'window-transfer' && parts !== undefined) {
+    return Array.from({ length: parts }, (_, index) => {
+      const part = { index, of: parts };
+      return {
+        n,
+        depth,
+        algorithm,
+        prefix: [],
+        middle: [],
+        weight: 1 as const,
+        part,
+        estimate: estimateCost(algorithm, n, depth, [], [], part),
+      };
+    });
+  }
   if (algorithm !== 'dfs') {
     return [
       {
@@ -142,7 +166,15 @@ export function countUnit(unit: WorkUnit, onProgress?: ProgressCallback): bigint
   assertLegalUnit(unit.n, unit.depth, unit.prefix, unit.middle);
   return (
     BigInt(unit.weight) *
-    countCompletions(unit.algorithm, unit.n, unit.depth, unit.prefix, onProgress, unit.middle)
+    countCompletions(
+      unit.algorithm,
+      unit.n,
+      unit.depth,
+      unit.prefix,
+      onProgress,
+      unit.middle,
+      unit.part,
+    )
   );
 }
 

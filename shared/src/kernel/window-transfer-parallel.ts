@@ -6,7 +6,7 @@ import { InvalidInputError } from './errors.js';
 import { countWithoutSearch } from './board.js';
 import { ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';
-import { transferShape } from './window-transfer.js';
+import { assertTransferPart, type TransferPart, transferShape } from './window-transfer.js';
 
 export interface ParallelTransferOptions {
   /** Worker threads that share every pass; the calling thread only waits for them. */
@@ -14,6 +14,8 @@ export interface ParallelTransferOptions {
   readonly onProgress?: ProgressCallback;
   /** Aborting terminates every thread of the team; the promise rejects with the reason. */
   readonly signal?: AbortSignal;
+  /** Count only this part of a whole (n, D) (see TransferPart). */
+  readonly part?: TransferPart;
 }
 
 export const MAX_TEAM_THREADS = 256;
@@ -25,6 +27,7 @@ export interface TeamThreadData {
   /** At most D columns; empty for a whole (n, D). */
   readonly focus: readonly number[];
   readonly prefixLength: number;
+  readonly part?: TransferPart;
   readonly threads: number;
   readonly index: number;
   /** Int32 [arrived, generation]: the barrier. */
@@ -41,7 +44,7 @@ export type TeamReply =
       readonly type: 'result';
       /** This thread's share of the sum (with residues: modulo the primes' product). */
       readonly partial: string;
-      /** Thread 0 only: the self-mirrored window's term, counted once (else "0"). */
+      /** Thread 0 of the first part only: the self-mirrored window's term, counted once. */
       readonly middle: string;
     };
 
@@ -61,13 +64,15 @@ export async function countByWindowTransferParallel(
   prefix: readonly number[],
   options: ParallelTransferOptions,
 ): Promise<bigint> {
-  const { threads, onProgress, signal } = options;
+  const { threads, onProgress, signal, part } = options;
   if (!Number.isInteger(threads) || threads < 1 || threads > MAX_TEAM_THREADS) {
     throw new InvalidInputError('threads', threads, `an integer from 1 to ${MAX_TEAM_THREADS}`);
   }
+  if (part) assertTransferPart(part, prefix.length);
   const trivial = countWithoutSearch(n, depth, prefix);
   signal?.throwIfAborted();
-  if (trivial !== undefined) return trivial;
+  // A count with no search is whole: its first part holds it.
+  if (trivial !== undefined) return part && part.index > 0 ? 0n : trivial;
   const shape = transferShape(n, depth, prefix.length);
   // A prefix longer than a window only matters through its last D columns.
   const focus = prefix.length > depth ? prefix.slice(prefix.length - depth) : [...prefix];
@@ -82,6 +87,7 @@ export async function countByWindowTransferParallel(
       depth,
       focus,
       prefixLength: prefix.length,
+      ...(part ? { part } : {}),
       threads,
       index,
       control,

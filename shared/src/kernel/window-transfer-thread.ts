@@ -15,6 +15,8 @@ import {
   followFocus,
   nodeChildren,
   type NodeRange,
+  nodeRangeOf,
+  partNodes,
   residueStepper,
   reverseNodes,
   smallStepper,
@@ -382,9 +384,16 @@ function stepTogether<V extends Uint16Array | Float64Array | Uint32Array>(
     return { type: 'result', partial: partial.toString(), middle: '0' };
   }
   const a = 2 * shape.steps === rows ? current : next;
-  const partial = step.dot(a, current, range);
+  // A part pairs only its run of nodes, which the team splits in turn.
+  let paired = range;
+  if (data.part) {
+    const [start, end] = partNodes(table.childMask.length, data.part);
+    const [lo, hi] = team.split(end - start);
+    paired = nodeRangeOf(table, start + lo, start + hi);
+  }
+  const partial = step.dot(a, current, paired);
   const middle =
-    team.index === 0 && table.windowCount % 2 === 1
+    team.index === 0 && (data.part?.index ?? 0) === 0 && table.windowCount % 2 === 1
       ? step.valueAt(a, table.kept - 1) * step.valueAt(current, table.kept - 1)
       : 0n;
   return { type: 'result', partial: partial.toString(), middle: middle.toString() };

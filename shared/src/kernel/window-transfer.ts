@@ -4,6 +4,7 @@
 // one sparse matrix-vector step, no sorting per row. A whole (n, D) meets in the middle: it
 // runs half the rows and pairs each window with its reversal (see countByWindowTransfer).
 import { attackedBy, countWithoutSearch, fullMask, popcount } from './board.js';
+import { InvalidInputError } from './errors.js';
 import { MAX_ADDENDS, ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';
 
@@ -67,6 +68,47 @@ export function transferShape(n: number, depth: number, prefixLength: number): T
   const countBytes =
     counts === 'uint16' ? 2 : counts === 'float64' ? 8 : 4 * new ResidueSystem(n).size;
   return { meetsInMiddle, steps, counts, countBytes };
+}
+
+/**
+ * Part `index` of `of` of a whole (n, D) that meets in the middle: every step as the whole
+ * does, then the final pairing over the index-th of `of` equal runs of trie level D−1 only.
+ * The parts add up to N(n, D). Splitting so saves only the pairing's share of the time, but it
+ * is the one way to spread a transfer over several machines.
+ */
+export interface TransferPart {
+  readonly index: number;
+  readonly of: number;
+}
+
+export const MAX_TRANSFER_PARTS = 64;
+
+export function assertTransferPart(part: TransferPart, prefixLength: number): void {
+  if (
+    !Number.isInteger(part.of) ||
+    part.of < 2 ||
+    part.of > MAX_TRANSFER_PARTS ||
+    !Number.isInteger(part.index) ||
+    part.index < 0 ||
+    part.index >= part.of
+  ) {
+    throw new InvalidInputError(
+      'part',
+      `${part.index}/${part.of}`,
+      `index/of with 0 ≤ index < of and 2 ≤ of ≤ ${MAX_TRANSFER_PARTS}`,
+    );
+  }
+  if (prefixLength > 0) {
+    throw new InvalidInputError('part', `${part.index}/${part.of}`, 'only for a whole (n, D)');
+  }
+}
+
+/** The nodes [start, end) of trie level D−1 whose windows a part pairs. */
+export function partNodes(nodeCount: number, part: TransferPart): [number, number] {
+  return [
+    Math.floor((part.index * nodeCount) / part.of),
+    Math.floor(((part.index + 1) * nodeCount) / part.of),
+  ];
 }
 
 /** Bytes per node of trie level D−1 that the table keeps (childMask, parents, revFirst). */
@@ -353,9 +395,12 @@ export function countByWindowTransfer(
   depth: number,
   prefix: readonly number[],
   onProgress?: ProgressCallback,
+  part?: TransferPart,
 ): bigint {
+  if (part) assertTransferPart(part, prefix.length);
   const trivial = countWithoutSearch(n, depth, prefix);
-  if (trivial !== undefined) return trivial;
+  // A count with no search is whole: its first part holds it.
+  if (trivial !== undefined) return part && part.index > 0 ? 0n : trivial;
   // A prefix longer than a window only matters through its last D columns.
   const focus = prefix.length > depth ? prefix.slice(prefix.length - depth) : prefix;
   const shape = transferShape(n, depth, prefix.length);
@@ -363,6 +408,7 @@ export function countByWindowTransfer(
   const rows = n - Math.max(depth, prefix.length);
   const conflictOf = conflictsAtDepth(n, depth);
   const whole = wholeRange(table);
+  const paired = part ? nodeRangeOf(table, ...partNodes(table.childMask.length, part)) : whole;
   // The longer vector's steps plus one unit for the table, one for the final sum.
   const units = shape.steps + 2;
   onProgress?.(1 / units);
@@ -377,9 +423,10 @@ export function countByWindowTransfer(
     if (!shape.meetsInMiddle) return step.rangeSum(current);
     // An even number of rows pairs G_k with itself; an odd one G_k (next) with G_k+1.
     const a = 2 * shape.steps === rows ? current : next;
-    const half = step.dot(a, current, whole);
-    // Only a one-column window (D = 1, n odd) can be its own mirror image: counted once.
-    if (table.windowCount % 2 === 0) return 2n * half;
+    const half = step.dot(a, current, paired);
+    // Only a one-column window (D = 1, n odd) can be its own mirror image: counted once (by
+    // the first part).
+    if (table.windowCount % 2 === 0 || (part && part.index > 0)) return 2n * half;
     const middle = table.kept - 1;
     return 2n * half - step.valueAt(a, middle) * step.valueAt(current, middle);
   };
@@ -416,6 +463,19 @@ export interface NodeRange {
 /** Every node of the table. */
 export function wholeRange(table: WindowTable): NodeRange {
   return { start: 0, end: table.childMask.length, first: 0, next: table.rowStart };
+}
+
+/** The nodes [start, end) of the table, located by counting the windows before them. */
+export function nodeRangeOf(table: WindowTable, start: number, end: number): NodeRange {
+  const { childMask, parents, rowStart } = table;
+  const next = Float64Array.from(rowStart);
+  let first = 0;
+  for (let s = 0; s < start; s++) {
+    first += popcount(childMask[s]!);
+    for (let rows = parents[s]!; rows !== 0; rows &= rows - 1)
+      next[31 - Math.clz32(rows & -rows)]!++;
+  }
+  return { start, end, first, next };
 }
 
 /** The step, dot product and sums for one arithmetic, over typed-array count vectors. */
