@@ -1,8 +1,10 @@
 // `npm run bench -- --cluster-replay`: the planner's cluster plans against a real run. For each
 // described cluster (64 and 256 one-slot workers of 3 GiB), S(17) is planned for that cluster
-// and run for real on 2 one-slot worker processes here; its recorded unit times are then
-// replayed on the described cluster in the queue's order (largest expected first, each on the
-// slot that frees up first). Efficiency = recorded core-seconds ÷ (slots × replayed makespan).
+// and run for real here on one worker process of one core, so that every unit runs alone, as on
+// a one-slot machine (two workers on this 2-core machine slow each other's memory-bound transfer
+// units by up to a third); its recorded unit times are then replayed on the described cluster
+// in the queue's order (largest expected first, each on the slot that frees up first).
+// Efficiency = recorded core-seconds ÷ (slots × replayed makespan).
 import {
   type ClusterDescription,
   planForCluster,
@@ -18,10 +20,13 @@ const CLUSTERS: readonly { cluster: ClusterDescription; goal: number }[] = [
   { cluster: { workers: 64, slots: 1, memoryBytes: 3 * GiB }, goal: 0.9 },
   { cluster: { workers: 256, slots: 1, memoryBytes: 3 * GiB }, goal: 0.75 },
 ];
+/** Worker processes of one core that run the plan here. */
+const LOCAL_WORKERS = 1;
 /** The largest recorded units listed per cluster: the ones that bound its makespan. */
 const LARGEST_SHOWN = 3;
 
-export async function runClusterReplayBench(): Promise<boolean> {
+/** `workers`: only the described clusters of that many workers (default: all). */
+export async function runClusterReplayBench(workers?: readonly number[]): Promise<boolean> {
   const rows = [
     `| cluster | units | core-seconds | planned makespan s | replayed makespan s | efficiency | goal | run here s |`,
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -29,10 +34,15 @@ export async function runClusterReplayBench(): Promise<boolean> {
   const notes: string[] = [];
   const sums = new Set<string>();
   let ok = true;
-  for (const { cluster, goal } of CLUSTERS) {
+  const chosen = CLUSTERS.filter((c) => !workers || workers.includes(c.cluster.workers));
+  if (chosen.length === 0)
+    throw new Error(`no described cluster of ${workers?.join(', ')} workers`);
+  for (const { cluster, goal } of chosen) {
     const name = `${cluster.workers} × ${cluster.slots} slot`;
-    console.error(`  S(${N}) planned for ${name}, run on 2 worker processes × 1 core …`);
-    const local = await LocalCluster.start({ workers: 2, concurrency: 1 });
+    console.error(
+      `  S(${N}) planned for ${name}, run on ${LOCAL_WORKERS} worker process × 1 core …`,
+    );
+    const local = await LocalCluster.start({ workers: LOCAL_WORKERS, concurrency: 1 });
     try {
       // The plan the submission makes below (fresh store: no calibration yet), for its makespan.
       const plan = planForCluster([N], cluster, {

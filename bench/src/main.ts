@@ -22,6 +22,7 @@ async function main(): Promise<number> {
       'redis-memory': { type: 'boolean', default: false },
       chaos: { type: 'boolean', default: false },
       'cluster-replay': { type: 'boolean', default: false },
+      workers: { type: 'string' },
       minutes: { type: 'string', default: '10' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -29,7 +30,7 @@ async function main(): Promise<number> {
   });
   if (values.help) {
     console.log(
-      'usage: npm run bench [-- --full] [-- --pipeline] [-- --scale [--full]] [-- --redis-memory] [-- --frontier [--full]] [-- --classic [--full | --ns 16-17]] [-- --chaos [--minutes m]] [-- --cluster-replay]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)\n  --redis-memory: Redis bytes per queued and finished unit for a sweep of ~100,000 units\n  --frontier: S(16) (--full: and S(17)) on 2 workers against the peer program on 2 threads\n  --classic: Q(16)–Q(18) (--full: to Q(20); --ns: these n) on the pipeline with 2 workers against peer-classic on 2 threads\n  --chaos: sweeps under random kill -9s, freezes, Redis restarts and network cuts for m minutes (default 10)\n  --cluster-replay: S(17) planned for 64 and 256 one-slot workers, run here on 2, its unit times replayed on those clusters',
+      'usage: npm run bench [-- --full] [-- --pipeline] [-- --scale [--full]] [-- --redis-memory] [-- --frontier [--full]] [-- --classic [--full | --ns 16-17]] [-- --chaos [--minutes m]] [-- --cluster-replay [--workers 256]]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)\n  --redis-memory: Redis bytes per queued and finished unit for a sweep of ~100,000 units\n  --frontier: S(16) (--full: and S(17)) on 2 workers against the peer program on 2 threads\n  --classic: Q(16)–Q(18) (--full: to Q(20); --ns: these n) on the pipeline with 2 workers against peer-classic on 2 threads\n  --chaos: sweeps under random kill -9s, freezes, Redis restarts and network cuts for m minutes (default 10)\n  --cluster-replay: S(17) planned for 64 and 256 one-slot workers (--workers: only those), run here on one, its unit times replayed on those clusters',
     );
     return 0;
   }
@@ -43,7 +44,16 @@ async function main(): Promise<number> {
     }
     return (await runChaosBench({ minutes })) ? 0 : 1;
   }
-  if (values['cluster-replay']) return (await runClusterReplayBench()) ? 0 : 1;
+  if (values['cluster-replay']) {
+    const workers = values.workers?.split(',').map(Number);
+    if (workers?.some((w) => !Number.isInteger(w) || w < 1)) {
+      console.error(
+        `--workers: ${values.workers} is not allowed (worker counts such as 256 or 64,256)`,
+      );
+      return 2;
+    }
+    return (await runClusterReplayBench(workers)) ? 0 : 1;
+  }
   if (values['redis-memory']) return (await runRedisMemoryBench()) ? 0 : 1;
   if (values.classic) {
     const ns = values.ns === undefined ? undefined : parseNSpec(values.ns);

@@ -33,7 +33,11 @@ export const CLASSIC_QUEENS: readonly string[] = [
   '234907967154122528',
 ];
 
-/** OEIS A002562 for n = 1..17 (PROBLEM.md): n-queens solutions up to rotation and reflection. */
+/**
+ * OEIS A002562 for n = 1..23: n-queens solutions up to rotation and reflection (n ≤ 17 as in
+ * PROBLEM.md; 18..23 from OEIS, a(19)–a(23) by Engelhardt from its formula over A000170,
+ * A032522 and A033148).
+ */
 export const UNIQUE_QUEENS: readonly string[] = [
   '1',
   '0',
@@ -52,6 +56,12 @@ export const UNIQUE_QUEENS: readonly string[] = [
   '285053',
   '1846955',
   '11977939',
+  '83263591',
+  '621012754',
+  '4878666808',
+  '39333324973',
+  '336376244042',
+  '3029242658210',
 ];
 
 const PROBLEM = 'PROBLEM.md';
