@@ -46,7 +46,13 @@ describe('when a count has a published value', () => {
 
   it('agrees with the kernel where the kernel is quick', () => {
     for (let n = 1; n <= 11; n++) expect(classicCount(n).toString()).toBe(CLASSIC_QUEENS[n - 1]);
-    expect(UNIQUE_QUEENS).toHaveLength(17);
+    expect(UNIQUE_QUEENS).toHaveLength(23);
+    // Every class holds 1, 2, 4 or 8 boards: Q(n)/8 ≤ unique ≤ Q(n) for each published pair.
+    UNIQUE_QUEENS.forEach((unique, i) => {
+      const q = BigInt(CLASSIC_QUEENS[i]!);
+      expect(8n * BigInt(unique)).toBeGreaterThanOrEqual(q);
+      expect(BigInt(unique)).toBeLessThanOrEqual(q);
+    });
     for (let n = 1; n <= 10; n++) expect(uniqueCount(n).toString()).toBe(UNIQUE_QUEENS[n - 1]);
   });
 });
