@@ -10,6 +10,7 @@ import {
   knownSums,
   UNIQUE_QUEENS,
 } from '@weak-queens/shared/contracts';
+import { batchUnits, sampleUnits } from '@weak-queens/shared/client';
 import { classicUnitKey, classicUnits } from '@weak-queens/shared/kernel';
 import {
   killHard,
@@ -54,27 +55,39 @@ describe('when a classic sweep runs on two workers and one is killed with SIGKIL
     const ns = [8, 12, 16];
     const submission = await client.submitClassic(ns, { verify: true, sample: 6 });
     expect(submission.sizes.map((s) => s.outcome)).toEqual(['added', 'added', 'added']);
+    // Planned for the two live slots: the units of Q(16) not counted twice go in batches.
+    const keys16 = classicUnits(16).map(classicUnitKey);
+    const sampled = new Set(sampleUnits(keys16, 6));
+    const jobs16 = batchUnits(classicUnits(16), 2, (u) => sampled.has(classicUnitKey(u)));
+    expect(jobs16.length).toBeLessThan(keys16.length / 3);
+    expect(submission.sizes[2]?.jobs).toBe(1 + jobs16.length + 6);
     // A weak sweep on the same queues at the same time.
     await client.submit([8]);
 
-    // Kill whichever worker holds a unit of Q(16) first: its unit runs again elsewhere. Units
-    // take milliseconds, so the worker is frozen first and killed only if its unit is still
-    // unfinished then (else it is thawed and the next one is taken).
+    // Kill whichever worker holds a job of Q(16) first: its unfinished units run again
+    // elsewhere. Two live workers make the units of Q(16) go in batches (jobs `c16-1.3+4`), so
+    // this also kills a batch part way. Units take milliseconds, so the worker is frozen first
+    // and killed only if its job still has units unfinished then (else it is thawed).
     let victim: ChildProcess | undefined;
-    let victimJob = '';
-    await until('a unit of Q(16) to be caught unfinished', async () => {
+    let victimKeys: string[] = [];
+    await until('a job of Q(16) to be caught unfinished', async () => {
       for (const job of await count.getActive()) {
         const pid = pidOfWorkerName(job.processedBy);
         const id = String(job.id);
         const worker = workers.find((w) => w.pid === pid);
         if (!id.startsWith('c16-') || id.startsWith('c16-v-') || !worker?.pid) continue;
         process.kill(worker.pid, 'SIGSTOP');
-        if (await client.classic.unit(16, id.slice('c16-'.length))) {
+        const data = job.data as { unit: string; batch?: string[] };
+        const unfinished: string[] = [];
+        for (const key of data.batch ?? [data.unit]) {
+          if (!(await client.classic.unit(16, key))) unfinished.push(key);
+        }
+        if (unfinished.length === 0) {
           process.kill(worker.pid, 'SIGCONT');
           continue;
         }
         victim = worker;
-        victimJob = id;
+        victimKeys = unfinished;
         return true;
       }
       return false;
@@ -98,8 +111,9 @@ describe('when a classic sweep runs on two workers and one is killed with SIGKIL
     expect([...units.keys()].sort()).toEqual(classicUnits(16).map(classicUnitKey).sort());
     const sum = [...units.values()].reduce((t, u) => t + BigInt(u.boards), 0n);
     expect(sum).toBe(14772512n);
-    const killedKey = victimJob.slice('c16-'.length);
-    expect(units.get(killedKey)?.worker.endsWith(`-${victim?.pid}`)).toBe(false);
+    for (const key of victimKeys) {
+      expect([key, units.get(key)?.worker.endsWith(`-${victim?.pid}`)]).toEqual([key, false]);
+    }
     const checks = await client.classic.units(16, 'check');
     expect(checks.size).toBe(6);
     for (const [key, check] of checks) {
@@ -203,9 +217,13 @@ describe('when a classic sweep runs on two workers and one is killed with SIGKIL
     expect(cancelled?.status).toBe('cancelled');
     expect(cancelled?.sizes.map((s) => s.state)).toEqual(['cancelled', 'cancelled']);
 
-    // Retry puts every unit back; a worker then finishes the sweep exactly.
+    // Retry puts every job back (the units in the batches planned for this machine's slots,
+    // none being live); a worker then finishes the sweep exactly.
+    const cluster = await client.cluster();
+    const jobs = (n: number): number =>
+      batchUnits(classicUnits(n), cluster.workers * cluster.slots).length;
     const retry = await runWq(['retry', sweepId], env);
-    expect(retry.stdout).toBe(`sweep ${sweepId}: ${units(11) + units(12) + 2} jobs added again\n`);
+    expect(retry.stdout).toBe(`sweep ${sweepId}: ${jobs(11) + jobs(12) + 2} jobs added again\n`);
     spawn();
     await client.waitForClassic([11, 12], { timeoutMs: 60_000 });
     const done = (await status()).sweeps.find((s) => s.sweep.id === sweepId);

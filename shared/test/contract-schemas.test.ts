@@ -189,6 +189,8 @@ describe('when a classic job or result is parsed', () => {
 
   it('returns the fields it knows', () => {
     expect(parseClassicUnitJobData({ ...UNIT_JOB, priority: 1 })).toEqual(UNIT_JOB);
+    const batch = { ...UNIT_JOB, batch: ['1.3', '1.4', '1.5'] };
+    expect(parseClassicUnitJobData(batch)).toEqual(batch);
     expect(parseClassicSumJobData(SUM_JOB)).toEqual(SUM_JOB);
     expect(parseClassicUnitResult(UNIT_RESULT)).toEqual(UNIT_RESULT);
   });
@@ -210,6 +212,26 @@ describe('when a classic job or result is parsed', () => {
       [
         () => parseClassicUnitJobData({ ...UNIT_JOB, method: 'fast' }),
         'classic unit job.method: "fast" is not allowed; expected pruned or images',
+      ],
+      [
+        () => parseClassicUnitJobData({ ...UNIT_JOB, batch: ['1.4', '1.3'] }),
+        'classic unit job.batch: ["1.4","1.3"] is not allowed; expected unit keys from "1.3" (job.unit) on',
+      ],
+      [
+        () => parseClassicUnitJobData({ ...UNIT_JOB, batch: ['1.3', '1.3'] }),
+        'classic unit job.batch: ["1.3","1.3"] is not allowed; expected distinct unit keys',
+      ],
+      [
+        () => parseClassicUnitJobData({ ...UNIT_JOB, batch: ['1.3'] }),
+        'classic unit job.batch: ["1.3"] is not allowed; expected two or more unit keys',
+      ],
+      [
+        () => parseClassicUnitJobData({ ...UNIT_JOB, batch: ['1.3', '9.9'] }),
+        'classic unit job.batch: ["1.3","9.9"] is not allowed; expected a unit of Q(8)',
+      ],
+      [
+        () => parseClassicUnitJobData({ ...UNIT_JOB, paired: true, batch: ['1.3', '1.4'] }),
+        'classic unit job.batch: ["1.3","1.4"] is not allowed; expected absent for a unit counted twice or by images',
       ],
       [
         () => parseClassicSumJobData({ ...SUM_JOB, unitKeys: ['1.3', '1.3'] }),

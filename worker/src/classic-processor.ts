@@ -7,6 +7,7 @@ import { type ClassicThreads, parseClassicUnitKey } from '@weak-queens/shared/ke
 import { type ClassicResultStore, type Logger, type WorkerInfo } from '@weak-queens/shared/client';
 import {
   type ClassicResult,
+  type ClassicUnitJobData,
   type ClassicUnitResult,
   parseClassicSumJobData,
   parseClassicUnitJobData,
@@ -27,15 +28,57 @@ export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
   const { store, threads, workerId, logger } = deps;
   // Per job id: how often this worker has put a count back for another worker.
   const deferrals = new Map<string, number>();
-  return async (job: Job, token?: string): Promise<ClassicUnitResult> => {
+
+  /** Counts one unit and stores it (a re-run finds it stored and counts nothing). */
+  const countUnit = async (
+    data: ClassicUnitJobData,
+    key: string,
+    log: Logger,
+  ): Promise<ClassicUnitResult> => {
+    // A re-run after a kill -9 or a stall finds its unit stored: nothing to count again.
+    const stored = await store.unit(data.n, key, data.role);
+    if (stored) {
+      log.info({ n: data.n, unit: key }, 'classic unit already in the result store');
+      return stored;
+    }
+    const unit = parseClassicUnitKey(data.n, key);
+    if (!unit) throw new UnrecoverableError(`classic unit job.unit: ${key} is no unit`);
+    const startedAt = Date.now();
+    const started = performance.now();
+    const run = await threads.count(unit, data.method);
+    const result: ClassicUnitResult = {
+      kind: 'classic-unit',
+      n: data.n,
+      unit: key,
+      method: data.method,
+      boards: run.boards.toString(),
+      classes: run.classes.toString(),
+      seconds: (performance.now() - started) / 1000,
+      worker: workerId,
+      sweepId: data.sweepId,
+      ...(data.role ? { role: data.role } : {}),
+      startedAt,
+      slot: run.slot,
+    };
+    if ((await store.putUnit(result)) === 'conflict') {
+      throw new UnrecoverableError(
+        `classic unit ${key} of Q(${data.n}) counted ${result.boards} boards, ` +
+          `${result.classes} classes, but the result store holds other subtotals; both kept`,
+      );
+    }
+    log.info({ n: data.n, unit: key, seconds: result.seconds }, 'classic unit counted');
+    return result;
+  };
+
+  return async (job: Job, token?: string): Promise<ClassicUnitResult | ClassicUnitResult[]> => {
     const log = logger.child({ job: job.id });
     try {
       const data = parseClassicUnitJobData(job.data);
-      // A re-run after a kill -9 or a stall finds its unit stored: nothing to count again.
-      const stored = await store.unit(data.n, data.unit, data.role);
-      if (stored) {
-        log.info({ n: data.n, unit: data.unit }, 'classic unit already in the result store');
-        return stored;
+      if (data.batch) {
+        // Each unit is stored as it is counted, so a re-run counts only what is left.
+        const results: ClassicUnitResult[] = [];
+        for (const key of data.batch) results.push(await countUnit(data, key, log));
+        return results;
       }
       // A verified unit's two counts belong on two workers where there are two: a count whose
       // other count this worker made waits a moment for another one (a bounded number of times).
@@ -50,6 +93,7 @@ export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
         token &&
         other &&
         deferred < MAX_DEFERRALS &&
+        !(await store.unit(data.n, data.unit, data.role)) &&
         isBetterElsewhere(workerId, [other.worker], await deps.liveWorkers())
       ) {
         deferrals.set(String(job.id), deferred + 1);
@@ -57,33 +101,7 @@ export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
         throw new DelayedError();
       }
       deferrals.delete(String(job.id));
-      const unit = parseClassicUnitKey(data.n, data.unit);
-      if (!unit) throw new UnrecoverableError(`classic unit job.unit: ${data.unit} is no unit`);
-      const startedAt = Date.now();
-      const started = performance.now();
-      const run = await threads.count(unit, data.method);
-      const result: ClassicUnitResult = {
-        kind: 'classic-unit',
-        n: data.n,
-        unit: data.unit,
-        method: data.method,
-        boards: run.boards.toString(),
-        classes: run.classes.toString(),
-        seconds: (performance.now() - started) / 1000,
-        worker: workerId,
-        sweepId: data.sweepId,
-        ...(data.role ? { role: data.role } : {}),
-        startedAt,
-        slot: run.slot,
-      };
-      if ((await store.putUnit(result)) === 'conflict') {
-        throw new UnrecoverableError(
-          `classic unit ${data.unit} of Q(${data.n}) counted ${result.boards} boards, ` +
-            `${result.classes} classes, but the result store holds other subtotals; both kept`,
-        );
-      }
-      log.info({ n: data.n, unit: data.unit, seconds: result.seconds }, 'classic unit counted');
-      return result;
+      return await countUnit(data, data.unit, log);
     } catch (err) {
       if (err instanceof DelayedError) throw err;
       log.warn({ err }, 'classic unit failed');

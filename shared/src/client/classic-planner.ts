@@ -12,7 +12,7 @@ import {
 } from '../contracts/classic-jobs.js';
 import { QUEUE_NAMES } from '../contracts/queues.js';
 import { InvalidInputError } from '../kernel/errors.js';
-import { classicUnitKey, classicUnits } from '../kernel/classic-units.js';
+import { type ClassicUnit, classicUnitKey, classicUnits } from '../kernel/classic-units.js';
 import type { ClassicResultStore } from './classic-result-store.js';
 import { childJobRetry, flowJobRetry } from './flow-retry.js';
 
@@ -23,6 +23,55 @@ export interface ClassicPlanOptions {
   readonly verify?: boolean;
   /** How many units the sample holds (evenly spread; default every unit). */
   readonly sample?: number;
+  /**
+   * The slots of the workers that will count the units (Σ of their concurrency). Where the
+   * units outnumber JOBS_PER_SLOT jobs a slot, runs of them go as one job (see batchUnits);
+   * absent, every unit is a job of its own.
+   */
+  readonly slots?: number;
+}
+
+/**
+ * Jobs a slot gets before units are batched: enough for the queue's largest-first-ish order
+ * (the units come heaviest row-0 columns first, lightest last) to even out the slots' ends.
+ */
+export const JOBS_PER_SLOT = 8;
+
+/**
+ * The units in jobs: runs of consecutive units with the same row-0 column (similar sizes), at
+ * most ⌈units ÷ (JOBS_PER_SLOT × slots)⌉ in one. Why batch at all: a job costs a worker a few
+ * milliseconds of queue and store round trips, and the units of Q(16) and below take tens of
+ * milliseconds; with many slots (or few units) each unit stays a job of its own.
+ */
+export function batchUnits(
+  units: readonly ClassicUnit[],
+  slots: number,
+  /** Units that must stay jobs of their own. */
+  alone: (unit: ClassicUnit) => boolean = () => false,
+): ClassicUnit[][] {
+  if (!Number.isInteger(slots) || slots < 1) {
+    throw new InvalidInputError('slots', slots, 'a whole number of slots ≥ 1');
+  }
+  const most = Math.max(1, Math.ceil(units.length / (JOBS_PER_SLOT * slots)));
+  const batches: ClassicUnit[][] = [];
+  // A run: consecutive units of one row-0 column, none of them alone; cut in even pieces.
+  let run: ClassicUnit[] = [];
+  const endRun = (): void => {
+    const pieces = Math.ceil(run.length / most);
+    for (let i = 0, from = 0; i < pieces; i++) {
+      const to = Math.round(((i + 1) * run.length) / pieces);
+      batches.push(run.slice(from, to));
+      from = to;
+    }
+    run = [];
+  };
+  for (const unit of units) {
+    if (run[0] && (alone(unit) || run[0].first !== unit.first)) endRun();
+    if (alone(unit)) batches.push([unit]);
+    else run.push(unit);
+  }
+  endRun();
+  return batches;
 }
 
 export interface PlannedClassic {
@@ -62,7 +111,9 @@ export async function planClassic(
   const storedUnits = await store.units(n);
   const storedChecks = options.verify ? await store.units(n, 'check') : new Map();
   const sampled = new Set(checkKeys);
-  const node = (key: string, role?: 'check'): FlowJobNode => {
+  // A job counts one unit, or (a batch) several in turn, `unit` the first.
+  const node = (batch: readonly string[], role?: 'check'): FlowJobNode => {
+    const key = batch[0] as string;
     const data: ClassicUnitJobData = {
       problem: 'classic',
       sweepId: options.sweepId,
@@ -73,17 +124,24 @@ export async function planClassic(
       ...(role ? { role } : {}),
       // A first count with a second count: the two look for each other's worker.
       ...(!role && sampled.has(key) ? { paired: true as const } : {}),
+      ...(batch.length > 1 ? { batch: [...batch] } : {}),
     };
     return {
       name: CLASSIC_JOB_NAMES.unit,
       queueName: QUEUE_NAMES.count,
       data,
-      opts: { ...retry, jobId: classicUnitJobId(n, key, role) },
+      opts: { ...retry, jobId: classicUnitJobId(n, key, role, batch.length) },
     };
   };
+  // Units counted twice stay jobs of their own: their two counts look for two workers.
+  const batches = batchUnits(
+    classicUnits(n).filter((u) => !storedUnits.has(classicUnitKey(u))),
+    options.slots ?? Number.MAX_SAFE_INTEGER,
+    (u) => sampled.has(classicUnitKey(u)),
+  );
   const children = [
-    ...keys.filter((k) => !storedUnits.has(k)).map((k) => node(k)),
-    ...checkKeys.filter((k) => !storedChecks.has(k)).map((k) => node(k, 'check')),
+    ...batches.map((batch) => node(batch.map(classicUnitKey))),
+    ...checkKeys.filter((k) => !storedChecks.has(k)).map((k) => node([k], 'check')),
   ];
   const data: ClassicSumJobData = {
     problem: 'classic',

@@ -99,6 +99,8 @@ export {
 export {
   type ClassicPlanOptions,
   type PlannedClassic,
+  batchUnits,
+  JOBS_PER_SLOT,
   planClassic,
   sampleUnits,
 } from './classic-planner.js';

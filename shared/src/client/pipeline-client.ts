@@ -703,11 +703,16 @@ export class PipelineClient {
     const sweepId =
       options.sweepId ?? `c-${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
     const plans: PlannedClassic[] = [];
+    // Units are batched into jobs for the slots there are (one worker like this one when none
+    // is live), so small n do not pay a job's round trips per unit of milliseconds.
+    const cluster = await this.cluster();
+    const slots = cluster.workers * cluster.slots;
     for (const n of ns) {
       plans.push(
         await planClassic(n, this.classic, {
           sweepId,
           attempts: this.config.attempts,
+          slots,
           ...(options.verify ? { verify: true } : {}),
           ...(options.sample !== undefined ? { sample: options.sample } : {}),
         }),

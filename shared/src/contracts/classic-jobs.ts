@@ -18,9 +18,14 @@ export function classicSumJobId(n: number): string {
   return `${REGISTRATION.idPrefix}${n}`;
 }
 
-/** One unit of Q(n) in `count`: `c16-3.7`; its second count `c16-v-3.7`. */
-export function classicUnitJobId(n: number, key: string, role?: 'check'): string {
-  return `${classicSumJobId(n)}-${role === 'check' ? 'v-' : ''}${key === '*' ? 'all' : key}`;
+/**
+ * One unit of Q(n) in `count`: `c16-3.7`; its second count `c16-v-3.7`; a batch of `size`
+ * units from 3.7 on, `c16-3.7+5` (the first unit and how many follow it).
+ */
+export function classicUnitJobId(n: number, key: string, role?: 'check', size = 1): string {
+  const unit = key === '*' ? 'all' : key;
+  const more = size > 1 ? `+${size - 1}` : '';
+  return `${classicSumJobId(n)}-${role === 'check' ? 'v-' : ''}${unit}${more}`;
 }
 
 /** The classic part of the result store: `<prefix>:results:classic…`. */
@@ -117,8 +122,27 @@ export const ClassicUnitJobSchema = v.pipe(
     role,
     /** A first count whose unit is counted a second time (by another worker where there is one). */
     paired: v.optional(v.literal(true, 'true or absent')),
+    /**
+     * A batch: the units this job counts in turn, `unit` first, each stored on its own (so a
+     * crash loses at most the unit in hand). Only first counts without a second count batch.
+     */
+    batch: v.optional(v.message(v.pipe(keyList, v.minLength(2)), 'two or more unit keys')),
   }),
-  refine(unitsOfBoard('unit'), 'nested'),
+  refine(unitsOfBoard('unit', 'batch'), 'nested'),
+  refine((job) => {
+    if (job.batch === undefined) return job;
+    if (job.batch[0] !== job.unit) {
+      throw new InvalidInputError('batch', job.batch, `unit keys from "${job.unit}" (job.unit) on`);
+    }
+    if (job.role !== undefined || job.paired !== undefined || job.method !== 'pruned') {
+      throw new InvalidInputError(
+        'batch',
+        job.batch,
+        'absent for a unit counted twice or by images',
+      );
+    }
+    return job;
+  }, 'nested'),
 );
 export type ClassicUnitJobData = v.InferOutput<typeof ClassicUnitJobSchema>;
 export const parseClassicUnitJobData = parserOf(ClassicUnitJobSchema, 'classic unit job');
