@@ -29,24 +29,14 @@ export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
   // Per job id: how often this worker has put a count back for another worker.
   const deferrals = new Map<string, number>();
 
-  /** Counts one unit and stores it (a re-run finds it stored and counts nothing). */
-  const countUnit = async (
-    data: ClassicUnitJobData,
-    key: string,
-    log: Logger,
-  ): Promise<ClassicUnitResult> => {
-    // A re-run after a kill -9 or a stall finds its unit stored: nothing to count again.
-    const stored = await store.unit(data.n, key, data.role);
-    if (stored) {
-      log.info({ n: data.n, unit: key }, 'classic unit already in the result store');
-      return stored;
-    }
+  /** Counts one unit on a classic thread: its result, not yet stored. */
+  const countUnit = async (data: ClassicUnitJobData, key: string): Promise<ClassicUnitResult> => {
     const unit = parseClassicUnitKey(data.n, key);
     if (!unit) throw new UnrecoverableError(`classic unit job.unit: ${key} is no unit`);
     const startedAt = Date.now();
     const started = performance.now();
     const run = await threads.count(unit, data.method);
-    const result: ClassicUnitResult = {
+    return {
       kind: 'classic-unit',
       n: data.n,
       unit: key,
@@ -60,26 +50,59 @@ export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
       startedAt,
       slot: run.slot,
     };
+  };
+
+  const storeUnit = async (result: ClassicUnitResult, log: Logger): Promise<void> => {
     if ((await store.putUnit(result)) === 'conflict') {
       throw new UnrecoverableError(
-        `classic unit ${key} of Q(${data.n}) counted ${result.boards} boards, ` +
+        `classic unit ${result.unit} of Q(${result.n}) counted ${result.boards} boards, ` +
           `${result.classes} classes, but the result store holds other subtotals; both kept`,
       );
     }
-    log.info({ n: data.n, unit: key, seconds: result.seconds }, 'classic unit counted');
-    return result;
+    log.info({ n: result.n, unit: result.unit, seconds: result.seconds }, 'classic unit counted');
+  };
+
+  /**
+   * A batch: its units in turn, each stored while the next one is counted, so the thread
+   * does not wait on Redis between units. A re-run (kill -9, stall) counts only the units the
+   * store lacks, read once for the whole batch.
+   */
+  const countBatch = async (
+    data: ClassicUnitJobData,
+    keys: readonly string[],
+    log: Logger,
+  ): Promise<ClassicUnitResult[]> => {
+    const stored = await store.unitsAmong(data.n, keys);
+    const results: ClassicUnitResult[] = [];
+    let storing: Promise<void> = Promise.resolve();
+    try {
+      for (const key of keys) {
+        const done = stored.get(key);
+        if (done) {
+          log.info({ n: data.n, unit: key }, 'classic unit already in the result store');
+          results.push(done);
+          continue;
+        }
+        const result = await countUnit(data, key);
+        await storing;
+        storing = storeUnit(result, log);
+        // Handled here so a failed store does not count as unhandled while the next unit runs;
+        // it is still awaited (and thrown) before the next store and at the end.
+        storing.catch(() => undefined);
+        results.push(result);
+      }
+    } finally {
+      // Whatever happens to the next unit, the last one counted is stored (or its error seen).
+      await storing;
+    }
+    return results;
   };
 
   return async (job: Job, token?: string): Promise<ClassicUnitResult | ClassicUnitResult[]> => {
     const log = logger.child({ job: job.id });
     try {
       const data = parseClassicUnitJobData(job.data);
-      if (data.batch) {
-        // Each unit is stored as it is counted, so a re-run counts only what is left.
-        const results: ClassicUnitResult[] = [];
-        for (const key of data.batch) results.push(await countUnit(data, key, log));
-        return results;
-      }
+      if (data.batch) return await countBatch(data, data.batch, log);
       // A verified unit's two counts belong on two workers where there are two: a count whose
       // other count this worker made waits a moment for another one (a bounded number of times).
       const other =
@@ -101,7 +124,15 @@ export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
         throw new DelayedError();
       }
       deferrals.delete(String(job.id));
-      return await countUnit(data, data.unit, log);
+      // A re-run after a kill -9 or a stall finds its unit stored: nothing to count again.
+      const stored = await store.unit(data.n, data.unit, data.role);
+      if (stored) {
+        log.info({ n: data.n, unit: data.unit }, 'classic unit already in the result store');
+        return stored;
+      }
+      const result = await countUnit(data, data.unit);
+      await storeUnit(result, log);
+      return result;
     } catch (err) {
       if (err instanceof DelayedError) throw err;
       log.warn({ err }, 'classic unit failed');

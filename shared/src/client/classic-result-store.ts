@@ -65,6 +65,17 @@ export class ClassicResultStore extends KeyedStore<ClassicStoreKeys> {
     return raw === null ? undefined : parseClassicUnitResult(JSON.parse(raw));
   }
 
+  /** The stored first counts among `keys` (one read), by key. */
+  async unitsAmong(n: number, keys: readonly string[]): Promise<Map<string, ClassicUnitResult>> {
+    const out = new Map<string, ClassicUnitResult>();
+    if (keys.length === 0) return out;
+    const raw = await this.redis.hmget(this.keys.units(n), ...keys);
+    raw.forEach((value, i) => {
+      if (value !== null) out.set(keys[i] as string, parseClassicUnitResult(JSON.parse(value)));
+    });
+    return out;
+  }
+
   /** Every stored unit of Q(n) by key (first counts, or the second counts with `check`). */
   async units(n: number, role?: 'check'): Promise<Map<string, ClassicUnitResult>> {
     const raw = await this.redis.hgetall(this.keys.units(n, role));
