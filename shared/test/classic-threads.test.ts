@@ -34,6 +34,40 @@ describe('when units are counted one after another', () => {
   });
 });
 
+describe('when a batch of units is counted', () => {
+  it('counts them in turn on one thread, handing over each as soon as it is done', async () => {
+    threads = new ClassicThreads(2);
+    const units = classicUnits(11);
+    const runs: { index: number; slot: number; startedAt: number; seconds: number }[] = [];
+    let boards = 0n;
+    await threads.countEach(units, 'pruned', (index, run) => {
+      runs.push({ index, slot: run.slot, startedAt: run.startedAt, seconds: run.seconds });
+      boards += run.boards;
+    });
+    expect(runs.map((r) => r.index)).toEqual(units.map((_, i) => i));
+    expect(new Set(runs.map((r) => r.slot)).size).toBe(1);
+    for (let i = 1; i < runs.length; i++) {
+      expect(runs[i]?.startedAt).toBeGreaterThanOrEqual(runs[i - 1]?.startedAt ?? 0);
+    }
+    expect(runs.every((r) => r.seconds >= 0)).toBe(true);
+    expect(String(boards)).toBe(CLASSIC_QUEENS[10]);
+  });
+
+  it('waits for the rest of the batch before failing with the first error it saw', async () => {
+    threads = new ClassicThreads(1);
+    const units = classicUnits(9);
+    let seen = 0;
+    const run = threads.countEach(units, 'pruned', (index) => {
+      seen += 1;
+      if (index === 2) throw new Error('the store said no');
+    });
+    await expect(run).rejects.toThrow('the store said no');
+    expect(seen).toBe(units.length);
+    // The thread is free again and answers the next request with its own units.
+    expect((await threads.count(units[0] as (typeof units)[0])).boards).toBeGreaterThan(0n);
+  });
+});
+
 describe('when Q(n) is counted as a whole', () => {
   it('still gives Q(12) = 14200 with 1787 classes on two threads', async () => {
     threads = new ClassicThreads(2);
@@ -50,9 +84,10 @@ const CRASHING_THREAD = new URL(
   'data:text/javascript,' +
     encodeURIComponent(`
       import { parentPort } from 'node:worker_threads';
-      parentPort.on('message', ({ unit }) => {
+      parentPort.on('message', ({ units: [unit] }) => {
         if (unit.first === 0) process.exit(3);
-        parentPort.postMessage({ type: 'done', boards: '1', classes: '1' });
+        const done = { type: 'done', index: 0, boards: '1', classes: '1', startedAt: 0, seconds: 0 };
+        parentPort.postMessage(done);
       });
     `),
 );
@@ -70,7 +105,7 @@ describe('when a thread dies', () => {
     });
     expect(counted).toEqual({
       status: 'fulfilled',
-      value: { boards: 1n, classes: 1n, slot: 1 },
+      value: { boards: 1n, classes: 1n, slot: 1, startedAt: 0, seconds: 0 },
     });
     // Thread 1 is idle; a second unit at once needs a new thread, which takes index 0 again.
     const runs = await Promise.all([pool.count(other), pool.count(other)]);

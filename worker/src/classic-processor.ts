@@ -3,7 +3,12 @@
 // adds every unit, each exactly once, compares the sampled second counts, and publishes Q(n)
 // and the class count only when they agree.
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
-import { type ClassicThreads, parseClassicUnitKey } from '@weak-queens/shared/kernel';
+import {
+  type ClassicRun,
+  type ClassicThreads,
+  type ClassicUnit,
+  parseClassicUnitKey,
+} from '@weak-queens/shared/kernel';
 import { type ClassicResultStore, type Logger, type WorkerInfo } from '@weak-queens/shared/client';
 import {
   type ClassicResult,
@@ -29,27 +34,26 @@ export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
   // Per job id: how often this worker has put a count back for another worker.
   const deferrals = new Map<string, number>();
 
-  /** Counts one unit on a classic thread: its result, not yet stored. */
-  const countUnit = async (data: ClassicUnitJobData, key: string): Promise<ClassicUnitResult> => {
-    const unit = parseClassicUnitKey(data.n, key);
+  /** A counted unit as the store keeps it. */
+  const resultOf = (data: ClassicUnitJobData, key: string, run: ClassicRun): ClassicUnitResult => ({
+    kind: 'classic-unit',
+    n: data.n,
+    unit: key,
+    method: data.method,
+    boards: run.boards.toString(),
+    classes: run.classes.toString(),
+    seconds: run.seconds,
+    worker: workerId,
+    sweepId: data.sweepId,
+    ...(data.role ? { role: data.role } : {}),
+    startedAt: run.startedAt,
+    slot: run.slot,
+  });
+
+  const unitOf = (n: number, key: string): ClassicUnit => {
+    const unit = parseClassicUnitKey(n, key);
     if (!unit) throw new UnrecoverableError(`classic unit job.unit: ${key} is no unit`);
-    const startedAt = Date.now();
-    const started = performance.now();
-    const run = await threads.count(unit, data.method);
-    return {
-      kind: 'classic-unit',
-      n: data.n,
-      unit: key,
-      method: data.method,
-      boards: run.boards.toString(),
-      classes: run.classes.toString(),
-      seconds: (performance.now() - started) / 1000,
-      worker: workerId,
-      sweepId: data.sweepId,
-      ...(data.role ? { role: data.role } : {}),
-      startedAt,
-      slot: run.slot,
-    };
+    return unit;
   };
 
   const storeUnit = async (result: ClassicUnitResult, log: Logger): Promise<void> => {
@@ -63,39 +67,38 @@ export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
   };
 
   /**
-   * A batch: its units in turn, each stored while the next one is counted, so the thread
-   * does not wait on Redis between units. A re-run (kill -9, stall) counts only the units the
-   * store lacks, read once for the whole batch.
+   * A batch: its units in turn on one thread, each stored while the thread counts the next, so
+   * the thread never waits on Redis or on this thread between units. A re-run (kill -9, stall)
+   * counts only the units the store lacks, read once for the whole batch.
    */
   const countBatch = async (
     data: ClassicUnitJobData,
     keys: readonly string[],
     log: Logger,
   ): Promise<ClassicUnitResult[]> => {
-    const stored = await store.unitsAmong(data.n, keys);
-    const results: ClassicUnitResult[] = [];
+    const results = await store.unitsAmong(data.n, keys);
+    for (const key of results.keys()) {
+      log.info({ n: data.n, unit: key }, 'classic unit already in the result store');
+    }
+    const todo = keys.filter((key) => !results.has(key));
     let storing: Promise<void> = Promise.resolve();
     try {
-      for (const key of keys) {
-        const done = stored.get(key);
-        if (done) {
-          log.info({ n: data.n, unit: key }, 'classic unit already in the result store');
-          results.push(done);
-          continue;
-        }
-        const result = await countUnit(data, key);
-        await storing;
-        storing = storeUnit(result, log);
-        // Handled here so a failed store does not count as unhandled while the next unit runs;
-        // it is still awaited (and thrown) before the next store and at the end.
-        storing.catch(() => undefined);
-        results.push(result);
-      }
+      await threads.countEach(
+        todo.map((key) => unitOf(data.n, key)),
+        data.method,
+        (index, run) => {
+          const result = resultOf(data, todo[index] as string, run);
+          results.set(result.unit, result);
+          storing = storing.then(() => storeUnit(result, log));
+          // Awaited below; handled here so a failed store is not unhandled meanwhile.
+          storing.catch(() => undefined);
+        },
+      );
     } finally {
-      // Whatever happens to the next unit, the last one counted is stored (or its error seen).
+      // Whatever happens to the rest, the units counted are stored (or their error seen).
       await storing;
     }
-    return results;
+    return keys.map((key) => results.get(key) as ClassicUnitResult);
   };
 
   return async (job: Job, token?: string): Promise<ClassicUnitResult | ClassicUnitResult[]> => {
@@ -130,7 +133,8 @@ export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
         log.info({ n: data.n, unit: data.unit }, 'classic unit already in the result store');
         return stored;
       }
-      const result = await countUnit(data, data.unit);
+      const run = await threads.count(unitOf(data.n, data.unit), data.method);
+      const result = resultOf(data, data.unit, run);
       await storeUnit(result, log);
       return result;
     } catch (err) {

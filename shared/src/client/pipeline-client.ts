@@ -32,6 +32,7 @@ import { type PlannedSize, planSize } from './sweep-planner.js';
 import { ClassicResultStore } from './classic-result-store.js';
 import { planClassic, type PlannedClassic } from './classic-planner.js';
 import { type ClassicResult, classicSumJobId } from '../contracts/classic-jobs.js';
+import { AggregateSignal } from './aggregate-signal.js';
 import { SubmitLock } from './submit-lock.js';
 import { SweepFailedError } from './sweep-failed-error.js';
 import {
@@ -338,6 +339,19 @@ export class PipelineClient {
       reconnectMs?: number;
     } = {},
   ): Promise<SweepProgress> {
+    const signal = new AggregateSignal(this.config);
+    try {
+      return await this.followSweep(sweepId, options, signal);
+    } finally {
+      await signal.close();
+    }
+  }
+
+  private async followSweep(
+    sweepId: string,
+    options: Parameters<PipelineClient['waitFor']>[1] & object,
+    signal: AggregateSignal,
+  ): Promise<SweepProgress> {
     let lostSince: number | undefined;
     for (;;) {
       let progress: SweepProgress;
@@ -351,7 +365,7 @@ export class PipelineClient {
           options.onDisconnect?.(err as Error);
         }
         if (Date.now() - lostSince > (options.reconnectMs ?? 120_000)) throw err;
-        await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 250));
+        await signal.sleep(options.intervalMs ?? 250);
         continue;
       }
       options.onProgress?.(progress);
@@ -366,7 +380,7 @@ export class PipelineClient {
             : 'its jobs were removed (cancelled)',
         );
       }
-      await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 250));
+      await signal.sleep(options.intervalMs ?? 250);
     }
   }
 
@@ -775,6 +789,19 @@ export class PipelineClient {
       onTick?: (done: number, unitsDone: number, units: number) => void;
     } = {},
   ): Promise<Map<number, ClassicResult>> {
+    const signal = new AggregateSignal(this.config);
+    try {
+      return await this.followClassic(ns, options, signal);
+    } finally {
+      await signal.close();
+    }
+  }
+
+  private async followClassic(
+    ns: readonly number[],
+    options: Parameters<PipelineClient['waitForClassic']>[1] & object,
+    signal: AggregateSignal,
+  ): Promise<Map<number, ClassicResult>> {
     const deadline = Date.now() + (options.timeoutMs ?? Number.POSITIVE_INFINITY);
     for (;;) {
       const results = await this.classic.results(ns);
@@ -801,7 +828,7 @@ export class PipelineClient {
         const missing = ns.find((n) => !results.has(n)) ?? 0;
         throw new SweepFailedError(options.sweepId ?? 'classic', missing, 'timed out');
       }
-      await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 250));
+      await signal.sleep(options.pollMs ?? 250);
     }
   }
 

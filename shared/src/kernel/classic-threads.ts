@@ -1,5 +1,6 @@
-// Threads that count classic units (see classic-units.ts): one unit per thread at a time,
-// threads started on first use and kept, so a sweep of short units pays no start-up per unit.
+// Threads that count classic units (see classic-units.ts): one request (a unit, or a batch
+// counted in turn) per thread at a time, threads started on first use and kept, so a sweep of
+// short units pays no start-up per unit.
 // Each thread has a fixed index (0 … size − 1, a dead thread's successor takes over its index),
 // so a unit can say which thread ran it: the dashboard's timeline draws one lane per index.
 import { Worker } from 'node:worker_threads';
@@ -13,10 +14,14 @@ import {
 import { InvalidInputError } from './errors.js';
 import { KernelError } from './kernel-error.js';
 
-/** A counted unit and the index of the thread that counted it. */
+/** A counted unit, when and how long the thread counted it, and which thread it was. */
 export interface ClassicRun extends ClassicTotals {
   /** 0 … size − 1. */
   readonly slot: number;
+  /** When the thread started on it (epoch ms). */
+  readonly startedAt: number;
+  /** The thread's time on it, in seconds. */
+  readonly seconds: number;
 }
 
 interface ClassicThread {
@@ -50,27 +55,66 @@ export class ClassicThreads {
 
   /** Counts one unit on a free thread (waits for one when all are busy). */
   async count(unit: ClassicUnit, method: ClassicMethod = 'pruned'): Promise<ClassicRun> {
+    let counted: ClassicRun | undefined;
+    await this.countEach([unit], method, (_, run) => {
+      counted = run;
+    });
+    return counted as ClassicRun;
+  }
+
+  /**
+   * Counts `units` in turn on one free thread, handing each to `onUnit` as soon as it is
+   * counted (a batch: the thread goes from one unit to the next without a round trip through
+   * this thread). Rejects at the first unit that fails; the rest are not counted.
+   */
+  async countEach(
+    units: readonly ClassicUnit[],
+    method: ClassicMethod,
+    onUnit: (index: number, run: ClassicRun) => void,
+  ): Promise<void> {
+    if (units.length === 0) return;
     const thread = await this.acquire();
     const { worker } = thread;
     try {
-      return await new Promise<ClassicRun>((resolve, reject) => {
+      await new Promise<void>((resolve, reject) => {
+        let left = units.length;
+        let failed: Error | undefined;
+        const stop = (): void => {
+          worker.off('exit', onExit);
+          worker.off('message', onMessage);
+        };
         const onExit = (code: number): void => {
+          stop();
           this.all.delete(thread);
           reject(new KernelError(`classic thread exited with code ${code}`, true));
         };
-        worker.once('exit', onExit);
-        worker.once('message', (reply: ClassicThreadReply) => {
-          worker.off('exit', onExit);
-          if (reply.type === 'error') reject(new KernelError(reply.message, false));
-          else {
-            resolve({
+        const onMessage = (reply: ClassicThreadReply): void => {
+          if (reply.type === 'error') {
+            stop();
+            reject(new KernelError(reply.message, false));
+            return;
+          }
+          try {
+            onUnit(reply.index, {
               boards: BigInt(reply.boards),
               classes: BigInt(reply.classes),
               slot: thread.index,
+              startedAt: reply.startedAt,
+              seconds: reply.seconds,
             });
+          } catch (err) {
+            // The thread goes on with the list: its replies are awaited before it is released.
+            failed ??= err instanceof Error ? err : new KernelError(String(err), false);
           }
-        });
-        worker.postMessage({ unit, method } satisfies ClassicThreadRequest);
+          if (--left === 0) {
+            stop();
+            if (failed === undefined) resolve();
+            else reject(failed);
+          }
+        };
+        worker.on('exit', onExit);
+        worker.on('message', onMessage);
+        worker.postMessage({ units, method } satisfies ClassicThreadRequest);
       });
     } finally {
       this.release(thread);
