@@ -26,9 +26,14 @@ export async function firstCount(
   return (await store.depths(n)).get(depth);
 }
 
-/** How long a second count waits before another worker may take it, and how often at most. */
+/**
+ * How long a second count waits before another worker may take it, and how often at most:
+ * two minutes in all. The other worker may be in the middle of long counts (a second count of
+ * a unit of Q(16) by its images takes seconds, several can queue ahead); giving up after ten
+ * seconds, as before, let the worker that made the first count make the second one as well.
+ */
 export const DEFER_MS = 250;
-export const MAX_DEFERRALS = 40;
+export const MAX_DEFERRALS = 480;
 
 /**
  * True when this worker counted (part of) the first count and another live worker could do the
