@@ -214,6 +214,11 @@ function edgePlain(y: i32, c: i32, l: i32, r: i32): void {
 function edgeTail(c: i32, l: i32, r: i32): void {
   let free = ~(c | l | r);
   if (m - 1 == bound2) free = sideRule(free, c);
+  edgeLeaves(free, c, l, r);
+}
+
+/** Row m − 1's candidates `free`, each with the one cell it leaves row m: the leaves. */
+@inline function edgeLeaves(free: i32, c: i32, l: i32, r: i32): void {
   while (free != 0) {
     const bit = free & -free;
     free ^= bit;
@@ -318,20 +323,7 @@ function edgeLast5(c: i32, l: i32, r: i32): void {
       setRow(y3 + 1, b2);
       let f1 = ~(c2 | l2 | r2);
       if (s1) f1 = sideRule(f1, c2);
-      while (f1 != 0) {
-        const bit = f1 & -f1;
-        f1 ^= bit;
-        const final = ~(c2 | bit | ((l2 | bit) << 1) | ((r2 | bit) >>> 1));
-        if (final == 0 || (final & lastMask) != 0) continue;
-        setRow(m - 1, bit);
-        if (getRow(bound2) == 1 || final == half || getRow(b) == three) {
-          setRow(m, final);
-          const orbit = leafOrbit();
-          if (orbit == 8) eight++;
-          else if (orbit == 4) four++;
-          else if (orbit == 2) two++;
-        } else eight++;
-      }
+      edgeLeaves(f1, c2, l2, r2);
     }
   }
 }

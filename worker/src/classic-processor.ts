@@ -1,7 +1,7 @@
-// The classic problem's processors: a `classic-unit` (count queue) counts one unit of Q(n) on a
-// classic thread and stores its subtotals with its class; a `classic-sum` (aggregate queue)
-// adds every unit, each exactly once, compares the sampled second counts, and publishes Q(n)
-// and the class count only when they agree.
+// The classic problem's processors: a `classic-unit` (count queue) counts one unit of Q(n), or a
+// batch of them in turn, on a classic thread and stores each unit's subtotals with its class; a
+// `classic-sum` (aggregate queue) adds every unit, each exactly once, compares the sampled
+// second counts, and publishes Q(n) and the class count only when they agree.
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 import {
   type ClassicRun,

@@ -339,9 +339,14 @@ export class PipelineClient {
       reconnectMs?: number;
     } = {},
   ): Promise<SweepProgress> {
+    return this.withAggregateSignal((signal) => this.followSweep(sweepId, options, signal));
+  }
+
+  /** Runs a wait with an AggregateSignal to wake it, closed however the wait ends. */
+  private async withAggregateSignal<T>(wait: (signal: AggregateSignal) => Promise<T>): Promise<T> {
     const signal = new AggregateSignal(this.config);
     try {
-      return await this.followSweep(sweepId, options, signal);
+      return await wait(signal);
     } finally {
       await signal.close();
     }
@@ -789,12 +794,7 @@ export class PipelineClient {
       onTick?: (done: number, unitsDone: number, units: number) => void;
     } = {},
   ): Promise<Map<number, ClassicResult>> {
-    const signal = new AggregateSignal(this.config);
-    try {
-      return await this.followClassic(ns, options, signal);
-    } finally {
-      await signal.close();
-    }
+    return this.withAggregateSignal((signal) => this.followClassic(ns, options, signal));
   }
 
   private async followClassic(
