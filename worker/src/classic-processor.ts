@@ -67,16 +67,16 @@ export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
   };
 
   /**
-   * A batch: its units in turn on one thread, each stored while the thread counts the next, so
-   * the thread never waits on Redis or on this thread between units. A re-run (kill -9, stall)
-   * counts only the units the store lacks, read once for the whole batch.
+   * A job's units (one, or a batch) in turn on one thread, each stored while the thread counts
+   * the next, so the thread never waits on Redis or on this thread between units. A re-run
+   * (kill -9, stall) counts only the units the store lacks, read once for the whole job.
    */
-  const countBatch = async (
+  const countUnits = async (
     data: ClassicUnitJobData,
     keys: readonly string[],
     log: Logger,
   ): Promise<ClassicUnitResult[]> => {
-    const results = await store.unitsAmong(data.n, keys);
+    const results = await store.unitsAmong(data.n, keys, data.role);
     for (const key of results.keys()) {
       log.info({ n: data.n, unit: key }, 'classic unit already in the result store');
     }
@@ -105,7 +105,7 @@ export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
     const log = logger.child({ job: job.id });
     try {
       const data = parseClassicUnitJobData(job.data);
-      if (data.batch) return await countBatch(data, data.batch, log);
+      if (data.batch) return await countUnits(data, data.batch, log);
       // A verified unit's two counts belong on two workers where there are two: a count whose
       // other count this worker made waits a moment for another one (a bounded number of times).
       const other =
@@ -127,16 +127,8 @@ export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
         throw new DelayedError();
       }
       deferrals.delete(String(job.id));
-      // A re-run after a kill -9 or a stall finds its unit stored: nothing to count again.
-      const stored = await store.unit(data.n, data.unit, data.role);
-      if (stored) {
-        log.info({ n: data.n, unit: data.unit }, 'classic unit already in the result store');
-        return stored;
-      }
-      const run = await threads.count(unitOf(data.n, data.unit), data.method);
-      const result = resultOf(data, data.unit, run);
-      await storeUnit(result, log);
-      return result;
+      const [result] = await countUnits(data, [data.unit], log);
+      return result as ClassicUnitResult;
     } catch (err) {
       if (err instanceof DelayedError) throw err;
       log.warn({ err }, 'classic unit failed');

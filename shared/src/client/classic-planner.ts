@@ -101,7 +101,8 @@ export async function planClassic(
   store: ClassicResultStore,
   options: ClassicPlanOptions,
 ): Promise<PlannedClassic> {
-  const keys = classicUnits(n).map(classicUnitKey);
+  const units = classicUnits(n);
+  const keys = units.map(classicUnitKey);
   const checkKeys = options.verify ? sampleUnits(keys, options.sample ?? keys.length) : [];
   const stored = (await store.results([n])).get(n);
   if (stored && (!options.verify || stored.checked >= checkKeys.length)) {
@@ -135,7 +136,7 @@ export async function planClassic(
   };
   // Units counted twice stay jobs of their own: their two counts look for two workers.
   const batches = batchUnits(
-    classicUnits(n).filter((u) => !storedUnits.has(classicUnitKey(u))),
+    units.filter((u) => !storedUnits.has(classicUnitKey(u))),
     options.slots ?? Number.MAX_SAFE_INTEGER,
     (u) => sampled.has(classicUnitKey(u)),
   );

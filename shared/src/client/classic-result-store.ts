@@ -65,11 +65,15 @@ export class ClassicResultStore extends KeyedStore<ClassicStoreKeys> {
     return raw === null ? undefined : parseClassicUnitResult(JSON.parse(raw));
   }
 
-  /** The stored first counts among `keys` (one read), by key. */
-  async unitsAmong(n: number, keys: readonly string[]): Promise<Map<string, ClassicUnitResult>> {
+  /** The stored units among `keys` (one read), by key; with `check`, their second counts. */
+  async unitsAmong(
+    n: number,
+    keys: readonly string[],
+    role?: 'check',
+  ): Promise<Map<string, ClassicUnitResult>> {
     const out = new Map<string, ClassicUnitResult>();
     if (keys.length === 0) return out;
-    const raw = await this.redis.hmget(this.keys.units(n), ...keys);
+    const raw = await this.redis.hmget(this.keys.units(n, role), ...keys);
     raw.forEach((value, i) => {
       if (value !== null) out.set(keys[i] as string, parseClassicUnitResult(JSON.parse(value)));
     });
