@@ -19,6 +19,7 @@ async function main(): Promise<number> {
       frontier: { type: 'boolean', default: false },
       classic: { type: 'boolean', default: false },
       ns: { type: 'string' },
+      'no-peer': { type: 'boolean', default: false },
       'redis-memory': { type: 'boolean', default: false },
       chaos: { type: 'boolean', default: false },
       'cluster-replay': { type: 'boolean', default: false },
@@ -30,7 +31,7 @@ async function main(): Promise<number> {
   });
   if (values.help) {
     console.log(
-      'usage: npm run bench [-- --full] [-- --pipeline] [-- --scale [--full]] [-- --redis-memory] [-- --frontier [--full]] [-- --classic [--full | --ns 16-17]] [-- --chaos [--minutes m]] [-- --cluster-replay [--workers 256]]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)\n  --redis-memory: Redis bytes per queued and finished unit for a sweep of ~100,000 units\n  --frontier: S(16) (--full: and S(17)) on 2 workers against the peer program on 2 threads\n  --classic: Q(16)–Q(18) (--full: to Q(20); --ns: these n) on the pipeline with 2 workers against peer-classic on 2 threads\n  --chaos: sweeps under random kill -9s, freezes, Redis restarts and network cuts for m minutes (default 10)\n  --cluster-replay: S(17) planned for 64 and 256 one-slot workers (--workers: only those), run here on one, its unit times replayed on those clusters',
+      'usage: npm run bench [-- --full] [-- --pipeline] [-- --scale [--full]] [-- --redis-memory] [-- --frontier [--full]] [-- --classic [--full | --ns 16-17] [--no-peer]] [-- --chaos [--minutes m]] [-- --cluster-replay [--workers 256]]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)\n  --redis-memory: Redis bytes per queued and finished unit for a sweep of ~100,000 units\n  --frontier: S(16) (--full: and S(17)) on 2 workers against the peer program on 2 threads\n  --classic: Q(16)–Q(18) (--full: to Q(20); --ns: these n) on the pipeline with 2 workers against peer-classic on 2 threads (--no-peer: the pipeline alone, checked against OEIS)\n  --chaos: sweeps under random kill -9s, freezes, Redis restarts and network cuts for m minutes (default 10)\n  --cluster-replay: S(17) planned for 64 and 256 one-slot workers (--workers: only those), run here on one, its unit times replayed on those clusters',
     );
     return 0;
   }
@@ -57,7 +58,13 @@ async function main(): Promise<number> {
   if (values['redis-memory']) return (await runRedisMemoryBench()) ? 0 : 1;
   if (values.classic) {
     const ns = values.ns === undefined ? undefined : parseNSpec(values.ns);
-    return (await runClassicBench({ full: values.full, ...(ns ? { ns } : {}) })) ? 0 : 1;
+    return (await runClassicBench({
+      full: values.full,
+      peer: !values['no-peer'],
+      ...(ns ? { ns } : {}),
+    }))
+      ? 0
+      : 1;
   }
   if (values.frontier) return (await runFrontierBench({ full: values.full })) ? 0 : 1;
   if (values.scale) return (await runScaleBench({ full: values.full })) ? 0 : 1;
