@@ -58,13 +58,12 @@ async function main(): Promise<number> {
   if (values['redis-memory']) return (await runRedisMemoryBench()) ? 0 : 1;
   if (values.classic) {
     const ns = values.ns === undefined ? undefined : parseNSpec(values.ns);
-    return (await runClassicBench({
-      full: values.full,
-      peer: !values['no-peer'],
-      ...(ns ? { ns } : {}),
-    }))
-      ? 0
-      : 1;
+    const peer = !values['no-peer'];
+    return (await runClassicBench({ full: values.full, peer, ...(ns ? { ns } : {}) })) ? 0 : 1;
+  }
+  if (values['no-peer']) {
+    console.error('--no-peer: only with --classic (the other benches are ratios to their peer)');
+    return 2;
   }
   if (values.frontier) return (await runFrontierBench({ full: values.full })) ? 0 : 1;
   if (values.scale) return (await runScaleBench({ full: values.full })) ? 0 : 1;
