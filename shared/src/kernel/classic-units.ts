@@ -91,9 +91,20 @@ export function parseClassicUnitKey(n: number, key: string): ClassicUnit | undef
   if (!match || n < 4) return undefined;
   const first = Number(match[1]);
   const second = Number(match[2]);
-  return classicUnits(n).some((u) => u.first === first && u.second === second)
-    ? { n, first, second }
-    : undefined;
+  return unitKeysOf(n).has(key) ? { n, first, second } : undefined;
+}
+
+// Every job, batch and stored unit names its units by key, so a worker parses hundreds of
+// keys per n: the key set is built once per n rather than the unit list once per key.
+const unitKeysByN = new Map<number, ReadonlySet<string>>();
+
+function unitKeysOf(n: number): ReadonlySet<string> {
+  let keys = unitKeysByN.get(n);
+  if (!keys) {
+    keys = new Set(classicUnits(n).map(classicUnitKey));
+    unitKeysByN.set(n, keys);
+  }
+  return keys;
 }
 
 /** Counts one unit by `method` (`engine`: which code runs `pruned`). */
@@ -116,7 +127,7 @@ export function countClassicUnit(
     }
     return wholeBoard(n);
   }
-  if (!classicUnits(n).some((u) => u.first === unit.first && u.second === unit.second)) {
+  if (!unitKeysOf(n).has(classicUnitKey(unit))) {
     throw new InvalidInputError(
       'unit',
       classicUnitKey(unit),
