@@ -1,28 +1,35 @@
-// AssemblyScript port of the pruned search of ../src/kernel/classic-units.ts, the same phases and
-// rules function by function (that file explains them); the TypeScript search stays the
-// reference, and the tests compare the two unit by unit. Compiled to
-// dist/kernel/classic-units.wasm by the package's build. Why a second copy at all: the same
-// search as WebAssembly takes about 0.8× the time of the JIT's code (no tagged values, module
-// state in globals, the row store a plain memory store).
+// AssemblyScript port of the pruned search of ../src/kernel/classic-units.ts: the same phases,
+// rules and counts (that file explains them); the TypeScript search stays the reference, and
+// the tests compare the two unit by unit. Compiled to dist/kernel/classic-units.wasm by the
+// package's build. Why a second copy at all: the same search as WebAssembly takes about 0.8×
+// the time of the JIT's code (no tagged values, module state in globals, the row store a plain
+// memory store).
 //
-// The corner and edge functions repeat their loops on purpose, as in the TypeScript search.
+// Where it departs from the TypeScript, each measured on this build alone (A/B in one process,
+// the modules alternating, 2026-12-01):
+// - the last nine rows of every branch are nested loops, one function per row (rows9 … rows2,
+//   each inlined into the one above), not calls: V8's WebAssembly calls save every live value
+//   around each call (no callee-saved registers), and most nodes are in the last rows. Nine
+//   rows rather than five: edge units 12% faster at n = 16, 15% at n = 17; ten rows measured
+//   no better;
+// - corner units run the same rows: below row B a corner unit is an edge unit with no side
+//   rule, no last-row rule and no leaf to compare (13% faster than its own two-row loops);
+// - a third look-ahead (the row two below the next one) ends more dead branches, 2–3%.
+//
 // Counts are i64 inside and f64 at the boundary (exact below 2^53).
-//
-// Two refinements only here, each measured on this build alone (A/B in one process, the two
-// modules alternating, Q(15) and Q(16), 2026-12-01): a third look-ahead in the two-row loops
-// (the row two below the next one) ends more dead branches, 2–3%; and an edge unit's last
-// five rows are nested loops in one function (edgeLast5, edgeLast4) rather than calls, 7%:
-// V8's WebAssembly calls save every live value around each call (no callee-saved
-// registers), and most nodes are in the last rows. The same nesting for corner units (a
-// tenth of the time) measured nothing and was left out.
 
 let m: i32 = 0;
 let b: i32 = 0;
+// Row m − B of an edge unit: both side queens are placed by it (the side rule); −1: no rule.
 let bound2: i32 = 0;
-let side: i32 = 0;
-let last: i32 = 0;
+// What a leaf is compared on: a rotation that puts a queen at (0, B) exists when row `checkRow`
+// holds column 0, the last row `half`, or row B `three`. A corner unit makes all three false
+// (its row 1 never holds column 0; no row's bit is NO_ROW_BIT).
+let checkRow: i32 = 0;
 let half: i32 = 0;
 let three: i32 = 0;
+let side: i32 = 0;
+let last: i32 = 0;
 let eight: i64 = 0;
 let four: i64 = 0;
 let two: i64 = 0;
@@ -30,6 +37,8 @@ let two: i64 = 0;
 const ROWS: usize = memory.data(32 * 4);
 const BOARD: usize = memory.data(32 * 4);
 const IMAGE: usize = memory.data(32 * 4);
+// A value no row's bit takes (a row holds exactly one bit).
+const NO_ROW_BIT: i32 = -1;
 
 function setRow(y: i32, bit: i32): void {
   store<i32>(ROWS + ((<usize>y) << 2), bit);
@@ -39,20 +48,33 @@ function getRow(y: i32): i32 {
   return load<i32>(ROWS + ((<usize>y) << 2));
 }
 
-/** Corner unit `0.B` on an n×n board; `high` has every bit from n up set (~fullMask(n)). */
+/**
+ * Corner unit `0.B` on an n×n board; `high` has every bit from n up set (~fullMask(n)). Rows
+ * 2 … B − 1 keep column 1 empty; from row B on every completion counts once, as an orbit of 8.
+ */
 export function countCorner(n: i32, second: i32, high: i32): f64 {
   m = n - 1;
   b = second;
+  bound2 = -1;
+  last = 0;
+  // Row 1 holds column B ≥ 2, never column 0 (row 0's corner).
+  checkRow = 1;
+  half = NO_ROW_BIT;
+  three = NO_ROW_BIT;
+  eight = 0;
   const bit1 = 1 << second;
+  setRow(0, 1);
+  setRow(1, bit1);
   const c = high | 1 | bit1;
   const l = (2 | bit1) << 1;
   const r = bit1 >>> 1;
-  return <f64>(2 < b ? cornerUpper(2, c, l, r) : cornerPlain(2, c, l, r));
+  if (2 < b) cornerUpper(2, c, l, r);
+  else searchRow(2, c, l, r);
+  return <f64>eight;
 }
 
-function cornerUpper(y: i32, c: i32, l: i32, r: i32): i64 {
+function cornerUpper(y: i32, c: i32, l: i32, r: i32): void {
   let free = ~(c | l | r | 2);
-  let count: i64 = 0;
   const y1 = y + 1;
   const upper = y1 < b;
   while (free != 0) {
@@ -61,52 +83,9 @@ function cornerUpper(y: i32, c: i32, l: i32, r: i32): i64 {
     const c1 = c | bit;
     const l1 = (l | bit) << 1;
     const r1 = (r | bit) >>> 1;
-    count += upper ? cornerUpper(y1, c1, l1, r1) : cornerPlain(y1, c1, l1, r1);
+    if (upper) cornerUpper(y1, c1, l1, r1);
+    else searchRow(y1, c1, l1, r1);
   }
-  return count;
-}
-
-function cornerPlain(y: i32, c: i32, l: i32, r: i32): i64 {
-  let free = ~(c | l | r);
-  if (y == m - 1) return tailCount(free, c, l, r);
-  let count: i64 = 0;
-  const last3 = y + 2 == m;
-  const k2 = m - y - 2;
-  while (free != 0) {
-    const bit = free & -free;
-    free ^= bit;
-    const c1 = c | bit;
-    const l1 = (l | bit) << 1;
-    const r1 = (r | bit) >>> 1;
-    let free1 = ~(c1 | l1 | r1);
-    if (last3) {
-      count += tailCount(free1, c1, l1, r1);
-      continue;
-    }
-    if (~(c1 | (l1 << 1) | (r1 >>> 1)) == 0) continue;
-    while (free1 != 0) {
-      const bit1 = free1 & -free1;
-      free1 ^= bit1;
-      const c2 = c1 | bit1;
-      const l2 = (l1 | bit1) << 1;
-      const r2 = (r1 | bit1) >>> 1;
-      if (~(c2 | (l2 << 1) | (r2 >>> 1)) == 0) continue;
-      if (k2 > 2 && ~(c2 | (l2 << 2) | (r2 >>> 2)) == 0) continue;
-      if (~(c2 | (l2 << k2) | (r2 >>> k2)) == 0) continue;
-      count += cornerPlain(y + 2, c2, l2, r2);
-    }
-  }
-  return count;
-}
-
-function tailCount(free: i32, c: i32, l: i32, r: i32): i64 {
-  let count: i64 = 0;
-  while (free != 0) {
-    const bit = free & -free;
-    free ^= bit;
-    if (~(c | bit | ((l | bit) << 1) | ((r | bit) >>> 1)) != 0) count++;
-  }
-  return count;
 }
 
 /** Edge unit `B.c`; the orbits are read with eights(), fours(), twos(). */
@@ -117,6 +96,7 @@ export function countEdge(n: i32, first: i32, second: i32, high: i32): void {
   side = (1 << m) | 1;
   last = 0;
   for (let k = 0; k < b; k++) last |= (1 << k) | (1 << (m - k));
+  checkRow = bound2;
   half = 1 << (m - b);
   three = 1 << m;
   eight = 0;
@@ -126,7 +106,11 @@ export function countEdge(n: i32, first: i32, second: i32, high: i32): void {
   const bit1 = 1 << second;
   setRow(0, bit0);
   setRow(1, bit1);
-  edgeRow(2, high | bit0 | bit1, ((bit0 << 1) | bit1) << 1, ((bit0 >>> 1) | bit1) >>> 1);
+  const c = high | bit0 | bit1;
+  const l = ((bit0 << 1) | bit1) << 1;
+  const r = ((bit0 >>> 1) | bit1) >>> 1;
+  if (2 < b) edgeUpper(2, c, l, r);
+  else searchRow(2, c, l, r);
 }
 
 export function eights(): f64 {
@@ -141,16 +125,7 @@ export function twos(): f64 {
   return <f64>two;
 }
 
-function edgeRow(y: i32, c: i32, l: i32, r: i32): void {
-  if (y < b) edgeUpper(y, c, l, r);
-  // Rows above B never reach the last five (B < n / 2).
-  else if (y == m - 3) edgeLast4(c, l, r);
-  else if (y == m - 4) edgeLast5(c, l, r);
-  else if (y == m - 1) edgeTail(c, l, r);
-  else if (y == bound2) edgeSide(y, c, l, r);
-  else edgePlain(y, c, l, r);
-}
-
+/** Rows 2 … B − 1 of an edge unit: the side columns stay empty. */
 function edgeUpper(y: i32, c: i32, l: i32, r: i32): void {
   let free = ~(c | l | r | side);
   const y1 = y + 1;
@@ -163,26 +138,43 @@ function edgeUpper(y: i32, c: i32, l: i32, r: i32): void {
     const l1 = (l | bit) << 1;
     const r1 = (r | bit) >>> 1;
     if (upper) edgeUpper(y1, c1, l1, r1);
-    else edgeRow(y1, c1, l1, r1);
+    else searchRow(y1, c1, l1, r1);
   }
 }
 
-function edgeSide(y: i32, c: i32, l: i32, r: i32): void {
+/** Row y ≥ B of either kind of unit, by the phase it is in. */
+function searchRow(y: i32, c: i32, l: i32, r: i32): void {
+  const left = m - y + 1; // rows y … m
+  if (left > 9) {
+    if (y == bound2) searchSide(y, c, l, r);
+    else searchPlain(y, c, l, r);
+  } else if (left == 9) rows9(c, l, r);
+  else if (left == 8) enter8(c, l, r);
+  else if (left == 7) enter7(c, l, r);
+  else if (left == 6) enter6(c, l, r);
+  else if (left == 5) enter5(c, l, r);
+  else if (left == 4) enter4(c, l, r);
+  else if (left == 3) enter3(c, l, r);
+  else enter2(c, l, r);
+}
+
+/** Row m − B above the last nine: it takes the missing side queen if any. */
+function searchSide(y: i32, c: i32, l: i32, r: i32): void {
   let free = sideRule(~(c | l | r), c);
   while (free != 0) {
     const bit = free & -free;
     free ^= bit;
     setRow(y, bit);
-    edgeRow(y + 1, c | bit, (l | bit) << 1, (r | bit) >>> 1);
+    searchRow(y + 1, c | bit, (l | bit) << 1, (r | bit) >>> 1);
   }
 }
 
-function edgePlain(y: i32, c: i32, l: i32, r: i32): void {
+/** A plain row above the last nine, with the next row in the same call unless it is m − B. */
+function searchPlain(y: i32, c: i32, l: i32, r: i32): void {
   let free = ~(c | l | r);
   const y1 = y + 1;
   const single = y1 == bound2;
-  const last3 = y1 == m - 1;
-  const k2 = m - y - 2;
+  const k2 = m - y - 2; // from row y + 2 to the last row
   while (free != 0) {
     const bit = free & -free;
     free ^= bit;
@@ -190,42 +182,169 @@ function edgePlain(y: i32, c: i32, l: i32, r: i32): void {
     const c1 = c | bit;
     const l1 = (l | bit) << 1;
     const r1 = (r | bit) >>> 1;
-    if (last3) edgeTail(c1, l1, r1);
-    else if (~(c1 | (l1 << 1) | (r1 >>> 1)) == 0) continue;
-    else if (single) edgeSide(y1, c1, l1, r1);
-    else {
-      let free1 = ~(c1 | l1 | r1);
-      while (free1 != 0) {
-        const bit1 = free1 & -free1;
-        free1 ^= bit1;
-        const c2 = c1 | bit1;
-        const l2 = (l1 | bit1) << 1;
-        const r2 = (r1 | bit1) >>> 1;
-        if (~(c2 | (l2 << 1) | (r2 >>> 1)) == 0) continue;
-        if (k2 > 2 && ~(c2 | (l2 << 2) | (r2 >>> 2)) == 0) continue;
-        if (~(c2 | (l2 << k2) | (r2 >>> k2) | last) == 0) continue;
-        setRow(y1, bit1);
-        edgeRow(y + 2, c2, l2, r2);
-      }
+    if (~(c1 | (l1 << 1) | (r1 >>> 1)) == 0) continue; // row y + 2 blocked already
+    if (single) {
+      searchSide(y1, c1, l1, r1);
+      continue;
+    }
+    let free1 = ~(c1 | l1 | r1);
+    while (free1 != 0) {
+      const bit1 = free1 & -free1;
+      free1 ^= bit1;
+      const c2 = c1 | bit1;
+      const l2 = (l1 | bit1) << 1;
+      const r2 = (r1 | bit1) >>> 1;
+      if (~(c2 | (l2 << 1) | (r2 >>> 1)) == 0) continue;
+      if (~(c2 | (l2 << 2) | (r2 >>> 2)) == 0) continue;
+      // The last row already without a column it may take.
+      if (~(c2 | (l2 << k2) | (r2 >>> k2) | last) == 0) continue;
+      setRow(y1, bit1);
+      searchRow(y + 2, c2, l2, r2);
     }
   }
 }
 
-function edgeTail(c: i32, l: i32, r: i32): void {
-  let free = ~(c | l | r);
-  if (m - 1 == bound2) free = sideRule(free, c);
-  edgeLeaves(free, c, l, r);
+function sideRule(free: i32, above: i32): i32 {
+  const placed = above & side;
+  return placed == 0 ? 0 : placed != side ? free & side : free;
 }
 
-/** Row m − 1's candidates `free`, each with the one cell it leaves row m: the leaves. */
-@inline function edgeLeaves(free: i32, c: i32, l: i32, r: i32): void {
+/** Row y's free columns, the side rule applied where y is row m − B. */
+@inline function freeOf(y: i32, c: i32, l: i32, r: i32): i32 {
+  const free = ~(c | l | r);
+  return y == bound2 ? sideRule(free, c) : free;
+}
+
+/**
+ * Whether a queen placed on row m − j (leaving c, l, r for the row below) leaves the rows
+ * below a chance: the row after next and the one after it are not blocked already, nor the
+ * last row (outside `last`). j is a constant wherever this is inlined.
+ */
+@inline function opens(j: i32, c: i32, l: i32, r: i32): bool {
+  if (j > 2 && ~(c | (l << 1) | (r >>> 1)) == 0) return false;
+  if (j > 3 && ~(c | (l << 2) | (r >>> 2)) == 0) return false;
+  return ~(c | (l << (j - 1)) | (r >>> (j - 1)) | last) != 0;
+}
+
+// The last nine rows: rowsK places row m − K + 1 and runs rowsK−1 inside its loop, inlined.
+// The enterK functions are where a branch that skipped rows (a two-row call) joins them.
+
+function rows9(c: i32, l: i32, r: i32): void {
+  const y = m - 8;
+  let free = freeOf(y, c, l, r);
+  while (free != 0) {
+    const bit = free & -free;
+    free ^= bit;
+    const c1 = c | bit;
+    const l1 = (l | bit) << 1;
+    const r1 = (r | bit) >>> 1;
+    if (!opens(8, c1, l1, r1)) continue;
+    setRow(y, bit);
+    rows8(c1, l1, r1);
+  }
+}
+
+@inline function rows8(c: i32, l: i32, r: i32): void {
+  const y = m - 7;
+  let free = freeOf(y, c, l, r);
+  while (free != 0) {
+    const bit = free & -free;
+    free ^= bit;
+    const c1 = c | bit;
+    const l1 = (l | bit) << 1;
+    const r1 = (r | bit) >>> 1;
+    if (!opens(7, c1, l1, r1)) continue;
+    setRow(y, bit);
+    rows7(c1, l1, r1);
+  }
+}
+
+@inline function rows7(c: i32, l: i32, r: i32): void {
+  const y = m - 6;
+  let free = freeOf(y, c, l, r);
+  while (free != 0) {
+    const bit = free & -free;
+    free ^= bit;
+    const c1 = c | bit;
+    const l1 = (l | bit) << 1;
+    const r1 = (r | bit) >>> 1;
+    if (!opens(6, c1, l1, r1)) continue;
+    setRow(y, bit);
+    rows6(c1, l1, r1);
+  }
+}
+
+@inline function rows6(c: i32, l: i32, r: i32): void {
+  const y = m - 5;
+  let free = freeOf(y, c, l, r);
+  while (free != 0) {
+    const bit = free & -free;
+    free ^= bit;
+    const c1 = c | bit;
+    const l1 = (l | bit) << 1;
+    const r1 = (r | bit) >>> 1;
+    if (!opens(5, c1, l1, r1)) continue;
+    setRow(y, bit);
+    rows5(c1, l1, r1);
+  }
+}
+
+@inline function rows5(c: i32, l: i32, r: i32): void {
+  const y = m - 4;
+  let free = freeOf(y, c, l, r);
+  while (free != 0) {
+    const bit = free & -free;
+    free ^= bit;
+    const c1 = c | bit;
+    const l1 = (l | bit) << 1;
+    const r1 = (r | bit) >>> 1;
+    if (!opens(4, c1, l1, r1)) continue;
+    setRow(y, bit);
+    rows4(c1, l1, r1);
+  }
+}
+
+@inline function rows4(c: i32, l: i32, r: i32): void {
+  const y = m - 3;
+  let free = freeOf(y, c, l, r);
+  while (free != 0) {
+    const bit = free & -free;
+    free ^= bit;
+    const c1 = c | bit;
+    const l1 = (l | bit) << 1;
+    const r1 = (r | bit) >>> 1;
+    if (!opens(3, c1, l1, r1)) continue;
+    setRow(y, bit);
+    rows3(c1, l1, r1);
+  }
+}
+
+@inline function rows3(c: i32, l: i32, r: i32): void {
+  const y = m - 2;
+  let free = freeOf(y, c, l, r);
+  while (free != 0) {
+    const bit = free & -free;
+    free ^= bit;
+    const c1 = c | bit;
+    const l1 = (l | bit) << 1;
+    const r1 = (r | bit) >>> 1;
+    if (!opens(2, c1, l1, r1)) continue;
+    setRow(y, bit);
+    rows2(c1, l1, r1);
+  }
+}
+
+/** Rows m − 1 and m: each candidate of row m − 1 leaves row m one cell or none: the leaves. */
+@inline function rows2(c: i32, l: i32, r: i32): void {
+  let free = freeOf(m - 1, c, l, r);
   while (free != 0) {
     const bit = free & -free;
     free ^= bit;
     const final = ~(c | bit | ((l | bit) << 1) | ((r | bit) >>> 1));
     if (final == 0 || (final & last) != 0) continue;
-    setRow(m - 1, bit);
-    if (getRow(bound2) == 1 || final == half || getRow(b) == three) {
+    // Only a board with a rotation that also has a queen at (0, B) needs comparing.
+    if (getRow(checkRow) == 1 || final == half || getRow(b) == three) {
+      setRow(m - 1, bit);
       setRow(m, final);
       const orbit = leafOrbit();
       if (orbit == 8) eight++;
@@ -235,9 +354,32 @@ function edgeTail(c: i32, l: i32, r: i32): void {
   }
 }
 
-function sideRule(free: i32, above: i32): i32 {
-  const placed = above & side;
-  return placed == 0 ? 0 : placed != side ? free & side : free;
+function enter8(c: i32, l: i32, r: i32): void {
+  rows8(c, l, r);
+}
+
+function enter7(c: i32, l: i32, r: i32): void {
+  rows7(c, l, r);
+}
+
+function enter6(c: i32, l: i32, r: i32): void {
+  rows6(c, l, r);
+}
+
+function enter5(c: i32, l: i32, r: i32): void {
+  rows5(c, l, r);
+}
+
+function enter4(c: i32, l: i32, r: i32): void {
+  rows4(c, l, r);
+}
+
+function enter3(c: i32, l: i32, r: i32): void {
+  rows3(c, l, r);
+}
+
+function enter2(c: i32, l: i32, r: i32): void {
+  rows2(c, l, r);
 }
 
 function column(r: i32): i32 {
@@ -272,58 +414,4 @@ function compareRotation(quarter: i32): i32 {
     if (d != 0) return d;
   }
   return 0;
-}
-
-/** Rows m − 4 … m of an edge unit; the side rule where row m − B is among them. */
-function edgeLast5(c: i32, l: i32, r: i32): void {
-  const y4 = m - 4;
-  let f4 = ~(c | l | r);
-  if (bound2 == y4) f4 = sideRule(f4, c);
-  const lastMask = last;
-  while (f4 != 0) {
-    const b4 = f4 & -f4;
-    f4 ^= b4;
-    const c4 = c | b4;
-    const l4 = (l | b4) << 1;
-    const r4 = (r | b4) >>> 1;
-    if (~(c4 | (l4 << 1) | (r4 >>> 1)) == 0) continue;
-    if (~(c4 | (l4 << 3) | (r4 >>> 3) | lastMask) == 0) continue;
-    setRow(y4, b4);
-    edgeLast4(c4, l4, r4);
-  }
-}
-
-/** Rows m − 3 … m: three nested loops and the last row, as edgePlain and edgeTail do. */
-@inline function edgeLast4(c: i32, l: i32, r: i32): void {
-  const y3 = m - 3;
-  const s3 = bound2 == y3;
-  const s2 = bound2 == y3 + 1;
-  const s1 = bound2 == y3 + 2;
-  const lastMask = last;
-  let f3 = ~(c | l | r);
-  if (s3) f3 = sideRule(f3, c);
-  while (f3 != 0) {
-    const b3 = f3 & -f3;
-    f3 ^= b3;
-    const c3 = c | b3;
-    const l3 = (l | b3) << 1;
-    const r3 = (r | b3) >>> 1;
-    if (~(c3 | (l3 << 1) | (r3 >>> 1)) == 0) continue;
-    if (~(c3 | (l3 << 2) | (r3 >>> 2) | lastMask) == 0) continue;
-    setRow(y3, b3);
-    let f2 = ~(c3 | l3 | r3);
-    if (s2) f2 = sideRule(f2, c3);
-    while (f2 != 0) {
-      const b2 = f2 & -f2;
-      f2 ^= b2;
-      const c2 = c3 | b2;
-      const l2 = (l3 | b2) << 1;
-      const r2 = (r3 | b2) >>> 1;
-      if (~(c2 | (l2 << 1) | (r2 >>> 1) | lastMask) == 0) continue;
-      setRow(y3 + 1, b2);
-      let f1 = ~(c2 | l2 | r2);
-      if (s1) f1 = sideRule(f1, c2);
-      edgeLeaves(f1, c2, l2, r2);
-    }
-  }
 }

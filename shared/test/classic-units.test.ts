@@ -107,6 +107,14 @@ describe('when counting ordinary queens by canonical boards of units', () => {
     }
   });
 
+  it('counts a unit the same whatever unit its thread counted before (module state is per unit)', () => {
+    // A worker counts units in any order, corner units after edge units of another n included.
+    const units = [12, 9, 13, 11].flatMap((n) => classicUnits(n).reverse());
+    const subtotals = (engine: 'wasm' | 'js') =>
+      units.map((unit) => [unit.n, classicUnitKey(unit), countClassicUnit(unit, 'pruned', engine)]);
+    expect(subtotals('wasm')).toEqual(subtotals('js'));
+  });
+
   it('has the WebAssembly build, equal to the TypeScript search on every unit of n = 4 … 14', () => {
     // The build (turbo: test depends on build) compiles it; missing, `auto` would quietly fall
     // back to TypeScript, so its absence is a failure here.

@@ -195,7 +195,9 @@ function totalsOf([eight, four, two]: readonly number[]): ClassicTotals {
 //   1.87 s for the first check; the second wins about 4% in WebAssembly, nothing in V8).
 // The unit being counted lives in module state so the functions stay small and monomorphic;
 // a unit is counted synchronously, never two at a time in one thread. classic-wasm.ts runs
-// the same search compiled from shared/assembly/classic-units.ts, function for function.
+// the same search compiled from shared/assembly/classic-units.ts: the same rules and counts,
+// its loops shaped for WebAssembly instead (the last nine rows nested, corner units sharing
+// the edge units' rows; that file says why).
 let m = 0; // the last row and column
 let b = 0; // row 0's column (edge unit) or row 1's (corner unit)
 let bound2 = 0; // m − b: both side queens are placed by this row
