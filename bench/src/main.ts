@@ -9,6 +9,8 @@ import { runFrontierBench } from './frontier.js';
 import { runPipelineBench } from './pipeline.js';
 import { runRedisMemoryBench } from './redis-memory.js';
 import { runScaleBench } from './scale.js';
+import { recordBench } from './bench-record.js';
+import { writeBenchmarks } from './render-benchmarks.js';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -25,14 +27,19 @@ async function main(): Promise<number> {
       'cluster-replay': { type: 'boolean', default: false },
       workers: { type: 'string' },
       minutes: { type: 'string', default: '10' },
+      render: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
   });
   if (values.help) {
     console.log(
-      'usage: npm run bench [-- --full] [-- --pipeline] [-- --scale [--full]] [-- --redis-memory] [-- --frontier [--full]] [-- --classic [--full | --ns 16-17] [--no-peer]] [-- --chaos [--minutes m]] [-- --cluster-replay [--workers 256]]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)\n  --redis-memory: Redis bytes per queued and finished unit for a sweep of ~100,000 units\n  --frontier: S(16) (--full: and S(17)) on 2 workers against the peer program on 2 threads\n  --classic: Q(16)–Q(18) (--full: to Q(20); --ns: these n) on the pipeline with 2 workers against peer-classic on 2 threads (--no-peer: the pipeline alone, checked against OEIS)\n  --chaos: sweeps under random kill -9s, freezes, Redis restarts and network cuts for m minutes (default 10)\n  --cluster-replay: S(17) planned for 64 and 256 one-slot workers (--workers: only those), run here on one, its unit times replayed on those clusters',
+      'usage: npm run bench [-- --render] [-- --full] [-- --pipeline] [-- --scale [--full]] [-- --redis-memory] [-- --frontier [--full]] [-- --classic [--full | --ns 16-17] [--no-peer]] [-- --chaos [--minutes m]] [-- --cluster-replay [--workers 256]]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)\n  --redis-memory: Redis bytes per queued and finished unit for a sweep of ~100,000 units\n  --frontier: S(16) (--full: and S(17)) on 2 workers against the peer program on 2 threads\n  --classic: Q(16)–Q(18) (--full: to Q(20); --ns: these n) on the pipeline with 2 workers against peer-classic on 2 threads (--no-peer: the pipeline alone, checked against OEIS)\n  --chaos: sweeps under random kill -9s, freezes, Redis restarts and network cuts for m minutes (default 10)\n  --cluster-replay: S(17) planned for 64 and 256 one-slot workers (--workers: only those), run here on one, its unit times replayed on those clusters\n  --render: only render docs/benchmarks.md from bench/results/*.json (every run records itself there and renders it)',
     );
+    return 0;
+  }
+  if (values.render) {
+    console.error(`wrote ${writeBenchmarks()}`);
     return 0;
   }
   if (values.chaos) {
@@ -71,8 +78,18 @@ async function main(): Promise<number> {
   return (await runKernelBench({ full: values.full })) ? 0 : 1;
 }
 
-main().then(
-  (code) => (process.exitCode = code),
+// A run that measured something is recorded (bench/results/*.json) and docs/benchmarks.md
+// rendered again; --help, --render and refused command lines are not.
+const args = process.argv.slice(2);
+const measures = !args.some((a) => ['--help', '-h', '--render'].includes(a));
+const run: Promise<{ exitCode: number; path?: string }> = measures
+  ? recordBench(args, main)
+  : main().then((exitCode) => ({ exitCode }));
+run.then(
+  ({ exitCode: code, path }) => {
+    if (path) console.error(`recorded ${path}; wrote ${writeBenchmarks()}`);
+    process.exitCode = code;
+  },
   (error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
     process.exitCode = 1;

@@ -5,16 +5,15 @@
 // the time of the JIT's code (no tagged values, module state in globals, the row store a plain
 // memory store).
 //
-// Where it departs from the TypeScript, each measured on this build alone (A/B in one process,
-// the modules alternating, 2026-12-01):
+// Where it departs from the TypeScript, each kept because an A/B measurement in one process
+// showed it faster (the figures: docs/benchmarks.md, notes):
 // - the last nine rows of every branch are nested loops, one function per row (rows9 … rows2,
 //   each inlined into the one above), not calls: V8's WebAssembly calls save every live value
 //   around each call (no callee-saved registers), and most nodes are in the last rows. Nine
-//   rows rather than five: edge units 12% faster at n = 16, 15% at n = 17; ten rows measured
-//   no better;
+//   rows, because fewer were slower and ten no better;
 // - corner units run the same rows: below row B a corner unit is an edge unit with no side
-//   rule, no last-row rule and no leaf to compare (13% faster than its own two-row loops);
-// - a third look-ahead (the row two below the next one) ends more dead branches, 2–3%.
+//   rule, no last-row rule and no leaf to compare;
+// - a third look-ahead (the row two below the next one) ends more dead branches.
 //
 // Counts are i64 inside and f64 at the boundary (exact below 2^53).
 

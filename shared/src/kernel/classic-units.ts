@@ -9,14 +9,9 @@
 // so a class weighs 8, 4 (fixed by the half turn) or 2 (by the quarter turn).
 //
 // Why not Q27's constellations (the four border queens pre-placed): on a CPU their searches
-// re-walk the same upper rows once per compatible bottom/left/right queen; measured 1.5×
-// (n = 16) to 2.5× (n = 17) slower than this search per core. (Not retried: this search does
-// 0.43× the nodes of the peer's mirror-only DFS at n = 16, 244 against 571 million.)
-//
-// Speed (one thread, CPU seconds of classicTotals against `peer-classic n n 1` in the same
-// run, mean of two, 2026-11-30 22:23, load 11–14 from other work): Q(17) 10.4 s in
-// WebAssembly (0.45× the peer's 23.0 s), 13.9 s in TypeScript (0.60×), 21.3 s before this
-// rewrite (0.93×). How the search is shaped for that: the comment above countCorner.
+// re-walk the same upper rows once per compatible bottom/left/right queen, and measured slower
+// per core than this search. How the search is shaped for speed: the comment above
+// countCorner; the measurements behind both choices are in docs/benchmarks.md (notes).
 //
 // A unit is fixed by the columns of rows 0 and 1, its key `a.b`: a corner unit `0.B` (queen at
 // (0, 0), row 1 at column B), or `B.c` (row 0 at column B ≥ 1, row 1 at column c).
