@@ -142,6 +142,13 @@ function renderRun(run: BenchRecord): string[] {
       `goals ${run.exitCode === 0 ? 'met' : 'NOT met (exit 1)'}.`,
     '',
   ];
+  // More runnable work than cores: every runner waited for the CPU, the yardstick too.
+  if (m.load.max > m.cpus) {
+    out.push(
+      `Load above the ${m.cpus} cores during this run: wall times are inflated, and ratios are only as fair as the load was even across the runners.`,
+      '',
+    );
+  }
   for (const table of run.tables) out.push(...renderTable(table), '');
   if (run.notes.length) out.push(...run.notes.map((note) => `- ${note.trim()}`), '');
   return out;
