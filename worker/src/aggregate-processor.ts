@@ -1,27 +1,31 @@
 // The `aggregate` queue's processor: N(n, D) from its units (`depth`) and S(n) from every D
-// (`sum`). Children already in the result store when the sweep was planned were not enqueued;
-// their values come from the store. Every expected part must be present exactly once.
+// (`sum`). Every value comes from the result store, checked against the recorded plan
+// (stored-counts.ts); a child's return value is never read, so a forged child changes nothing.
 import { type Job, UnrecoverableError } from 'bullmq';
 import {
+  checkJobId,
   type CompletionRecord,
+  type DepthMismatch,
   type DepthResult,
+  depthJobId,
   JOB_NAMES,
-  parseChildResult,
+  knownSum,
   parseDepthJobData,
-  parseSumChild,
   parseSumJobData,
-  parseUnitResult,
+  sumJobId,
   type SumResult,
-  type UnitResult,
   type VerifiedResult,
 } from '@weak-queens/shared/contracts';
 import { type Logger, type ResultStore } from '@weak-queens/shared/client';
 import { asJobFailure } from './failures.js';
+import { countFromStore, foreignChildren } from './stored-counts.js';
 import { describeMismatch, disagreements } from './verification.js';
 
 export interface AggregateProcessorDeps {
   readonly store: ResultStore;
   readonly logger: Logger;
+  /** The key prefix of this pipeline's queues: an aggregate job's children must be in them. */
+  readonly prefix: string;
 }
 
 export function createAggregateProcessor(deps: AggregateProcessorDeps) {
@@ -39,164 +43,136 @@ export function createAggregateProcessor(deps: AggregateProcessorDeps) {
   };
 }
 
+/**
+ * Refuses (and so changes nothing) an aggregate job that is not the one the producer makes for
+ * this n or (n, D): another job id, or a child outside this pipeline's queues.
+ */
+async function refuseForeign(job: Job, prefix: string, n: number, ids: readonly string[]) {
+  if (!ids.includes(String(job.id))) {
+    throw inconsistent(`job id ${job.id} is not ${ids.join(' or ')}: not a planned aggregate job`);
+  }
+  const foreign = await foreignChildren(job, prefix, n);
+  if (foreign.length > 0) {
+    throw inconsistent(
+      `${foreign.length} child job(s) outside this pipeline's queues (${foreign.slice(0, 3).join(', ')})`,
+    );
+  }
+}
+
 async function sumUnits(
   job: Job,
-  { store, logger }: AggregateProcessorDeps,
+  { store, logger, prefix }: AggregateProcessorDeps,
 ): Promise<DepthResult | VerifiedResult> {
   const data = parseDepthJobData(job.data);
+  const role = data.role ?? 'primary';
+  await refuseForeign(job, prefix, data.n, [
+    role === 'check' ? checkJobId(data.n, data.depth) : depthJobId(data.n, data.depth),
+  ]);
   // N(n, D) is the sum over every unit of one recorded plan, each exactly once: a depth job
   // that lists fewer, more or other units than the producer planned is refused.
-  const plan = await store.planUnitKeys(data.n, data.depth, data.planId);
-  const role = data.role ?? 'primary';
-  if (!plan)
-    throw inconsistent(`plan ${data.planId} of N(${data.n}, ${data.depth}) is not recorded`);
+  const plan = await store.plan(data.n, data.depth, data.planId);
   if (
-    plan.header.role !== role ||
-    plan.header.algorithm !== data.algorithm ||
-    plan.keys.size !== data.unitKeys.length ||
-    !data.unitKeys.every((k) => plan.keys.has(k))
+    plan &&
+    (plan.units.size !== data.unitKeys.length || !data.unitKeys.every((k) => plan.units.has(k)))
   ) {
     throw inconsistent(
       `the units listed for N(${data.n}, ${data.depth}) are not those of plan ${data.planId}`,
     );
   }
-  const found = new Map<string, UnitResult>();
-  let first: DepthResult | undefined;
-  for (const value of Object.values(await job.getChildrenValues())) {
-    // A second count's one other child is the first count of the same (n, D).
-    if (data.role === 'check' && !isCheckUnit(value)) {
-      first = parseChildResult(value);
-      if (first.n !== data.n || first.depth !== data.depth) {
-        throw inconsistent(
-          `a count of (n=${first.n}, D=${first.depth}) under (n=${data.n}, D=${data.depth})`,
-        );
-      }
-      continue;
-    }
-    const unit = parseUnitResult(value);
-    if (unit.n !== data.n || unit.depth !== data.depth) {
-      throw inconsistent(
-        `a unit of (n=${unit.n}, D=${unit.depth}) under (n=${data.n}, D=${data.depth})`,
-      );
-    }
-    // At-least-once delivery: a unit may come back from two jobs. It counts once, and only if
-    // both deliveries agree.
-    const earlier = found.get(unit.unit);
-    if (earlier) {
-      if (earlier.value !== unit.value) {
-        throw inconsistent(`unit ${unit.unit} reported twice: ${earlier.value} and ${unit.value}`);
-      }
-      logger.warn({ n: data.n, depth: data.depth, unit: unit.unit }, 'unit delivered twice');
-      continue;
-    }
-    found.set(unit.unit, unit);
-  }
-  const expected = new Set(data.unitKeys);
-  for (const key of found.keys()) {
-    if (!expected.has(key)) throw inconsistent(`unit ${key} is not in the plan of this (n, D)`);
-  }
-  if (found.size < expected.size) {
-    const stored = await store.units(data.n, data.depth, data.role);
-    for (const key of expected) {
-      const unit = stored.get(key);
-      if (!found.has(key) && unit) found.set(key, unit);
-    }
-  }
-  const missing = data.unitKeys.filter((k) => !found.has(k));
-  if (missing.length) throw inconsistent(`units ${missing.join(', ')} have no value`);
-
-  let total = 0n;
-  let seconds = 0;
-  let estimateSeconds: number | undefined = 0;
-  const workers = new Set<string>();
-  for (const unit of found.values()) {
-    total += BigInt(unit.value);
-    seconds += unit.seconds;
-    estimateSeconds =
-      estimateSeconds === undefined || unit.estimateSeconds === undefined
-        ? undefined
-        : estimateSeconds + unit.estimateSeconds;
-    workers.add(unit.worker);
-  }
-  const result: DepthResult = {
-    kind: 'depth',
-    n: data.n,
-    depth: data.depth,
-    value: total.toString(),
-    algorithm: data.algorithm,
-    units: found.size,
-    seconds,
-    workers: [...workers].sort(),
-    ...(estimateSeconds === undefined ? {} : { estimateSeconds }),
-    ...(data.role ? { role: data.role } : {}),
-  };
+  // The values are the stored units' (checked against the plan), never the children's.
+  const counted = await countFromStore(
+    store,
+    data.n,
+    data.depth,
+    role,
+    data.planId,
+    data.algorithm,
+  );
+  if (!counted.ok) throw inconsistent(counted.reason);
+  const result = counted.result;
   await store.putDepth(result);
   logger.info(
-    { n: data.n, depth: data.depth, units: found.size, role: data.role },
+    { n: data.n, depth: data.depth, units: result.units, role: data.role },
     'N(n, D) summed',
   );
   if (data.role !== 'check') return result;
-  first ??= (await store.depths(data.n)).get(data.depth);
+  const first = (await store.depths(data.n)).get(data.depth);
   if (!first) throw inconsistent(`the first count of N(${data.n}, ${data.depth}) has no value`);
   return { kind: 'verified', n: data.n, depth: data.depth, primary: first, check: result };
 }
 
-function isCheckUnit(value: unknown): boolean {
-  const f = value as { kind?: unknown; role?: unknown } | null;
-  return typeof f === 'object' && f !== null && f.kind === 'unit' && f.role === 'check';
-}
-
-async function sumDepths(job: Job, { store, logger }: AggregateProcessorDeps): Promise<SumResult> {
+async function sumDepths(
+  job: Job,
+  { store, logger, prefix }: AggregateProcessorDeps,
+): Promise<SumResult> {
   const data = parseSumJobData(job.data);
   const n = data.n;
-  const found = new Map<number, DepthResult>();
-  const checks = new Map<number, DepthResult>();
-  for (const value of Object.values(await job.getChildrenValues())) {
-    const { primary: depth, check } = parseSumChild(value);
-    if (depth.n !== n || depth.depth > n - 1) {
-      throw inconsistent(`a value of (n=${depth.n}, D=${depth.depth}) under S(${n})`);
-    }
-    if (found.has(depth.depth)) throw inconsistent(`D=${depth.depth} reported twice`);
-    found.set(depth.depth, depth);
-    if (check) checks.set(check.depth, check);
-  }
-  if (found.size < n) {
-    for (const [d, depth] of await store.depths(n)) if (!found.has(d)) found.set(d, depth);
-  }
-  if (data.verify && checks.size < n) {
-    for (const [d, check] of await store.depths(n, 'check'))
-      if (!checks.has(d)) checks.set(d, check);
-    const unchecked = Array.from({ length: n }, (_, d) => d).filter((d) => !checks.has(d));
-    if (unchecked.length) {
-      throw inconsistent(`D = ${unchecked.join(', ')} of n=${n} have no second count`);
-    }
-  }
+  await refuseForeign(job, prefix, n, [sumJobId(n)]);
+  // Every N(n, D) comes from the store, and is summed again from its plan's stored units: a
+  // depth record written by hand that its units do not add up to is a disagreement.
   const depths: DepthResult[] = [];
-  const missing: number[] = [];
-  for (let d = 0; d < n; d++) {
-    const depth = found.get(d);
-    if (depth) depths.push(depth);
-    else missing.push(d);
+  const missing: string[] = [];
+  const wrong: DepthMismatch[] = [];
+  const checks = new Map<number, DepthResult>();
+  for (const role of data.verify ? (['primary', 'check'] as const) : (['primary'] as const)) {
+    const stored = await store.depths(n, role);
+    for (let d = 0; d < n; d++) {
+      const depth = stored.get(d);
+      const label = role === 'check' ? `the second count of D = ${d}` : `D = ${d}`;
+      if (!depth) {
+        missing.push(`${label} has no value`);
+        continue;
+      }
+      if (depth.planId === undefined) {
+        missing.push(`${label} names no plan (written by hand, or by an older version)`);
+        continue;
+      }
+      const again = await countFromStore(store, n, d, role, depth.planId);
+      if (!again.ok) {
+        missing.push(`${label}: ${again.reason}`);
+        continue;
+      }
+      if (again.result.value !== depth.value) {
+        wrong.push({
+          depth: d,
+          value: depth.value,
+          algorithm: depth.algorithm,
+          workers: depth.workers,
+          expected: again.result.value,
+          expectedFrom: `the sum of its ${again.result.units} stored unit(s)`,
+          expectedWorkers: again.result.workers,
+        });
+      }
+      if (role === 'check') checks.set(d, again.result);
+      else depths.push(again.result);
+    }
   }
-  if (missing.length) throw inconsistent(`D = ${missing.join(', ')} of n=${n} have no value`);
+  if (missing.length) throw inconsistent(`of n=${n}: ${missing.join('; ')}`);
 
   // Published only when both counts agree and every known reference matches; otherwise the n
   // fails with both values (kept in the store), and the counts in question are forgotten so
   // that `wq retry` counts them again.
-  const wrong = disagreements(depths, data.verify ? checks : undefined);
-  if (wrong.length) {
+  wrong.push(...disagreements(depths, data.verify ? checks : undefined));
+  const S = depths.reduce((sum, d) => sum + BigInt(d.value), 0n).toString();
+  const sumWrong = knownSumMismatch(n, S);
+  if (wrong.length || sumWrong) {
     await store.putMismatch({
       n,
       sweepId: data.sweepId,
       at: new Date().toISOString(),
-      depths: wrong,
+      // S(n) against its reference alone names no D: every D is counted again.
+      depths: wrong.length || !sumWrong ? wrong : depths.map((d) => asMismatch(d, sumWrong)),
     });
-    const message = `S(${n}) not published: ${wrong.map((m) => describeMismatch(n, m)).join('; ')}`;
+    const reasons = wrong.map((m) => describeMismatch(n, m));
+    if (sumWrong)
+      reasons.push(
+        `S(${n}) = ${S}, the reference ${sumWrong.expectedFrom} is ${sumWrong.expected}`,
+      );
+    const message = `S(${n}) not published: ${reasons.join('; ')}`;
     logger.error({ n, mismatches: wrong }, message);
     throw new UnrecoverableError(message);
   }
 
-  const S = depths.reduce((sum, d) => sum + BigInt(d.value), 0n).toString();
   const record: CompletionRecord = {
     n,
     S,
@@ -210,6 +186,31 @@ async function sumDepths(job: Job, { store, logger }: AggregateProcessorDeps): P
   await store.putSum(record);
   logger.info({ n, S }, 'S(n) complete');
   return { kind: 'sum', n, S, N: depths.map((d) => d.value) };
+}
+
+/** The published S(n) this one contradicts, if any. */
+function knownSumMismatch(
+  n: number,
+  S: string,
+): { expected: string; expectedFrom: string } | undefined {
+  const known = knownSum(n);
+  return known && known.value !== S
+    ? { expected: known.value, expectedFrom: known.source }
+    : undefined;
+}
+
+function asMismatch(
+  d: DepthResult,
+  against: { expected: string; expectedFrom: string },
+): DepthMismatch {
+  return {
+    depth: d.depth,
+    value: d.value,
+    algorithm: d.algorithm,
+    workers: d.workers,
+    expected: against.expected,
+    expectedFrom: `S(${d.n}) = ${against.expected} (${against.expectedFrom})`,
+  };
 }
 
 function inconsistent(reason: string): UnrecoverableError {

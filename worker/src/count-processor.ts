@@ -30,6 +30,11 @@ export interface CountProcessorDeps {
   readonly progressIntervalMs: number;
   /** Largest estimated memory of a unit this worker runs as planned (WQ_MAX_UNIT_BYTES). */
   readonly maxUnitBytes: number;
+  /**
+   * … and of a window transfer, which runs alone on all its slots: the worker's memory
+   * (WQ_WORKER_MEMORY). Default: `maxUnitBytes`.
+   */
+  readonly maxTransferBytes?: number;
   /** The workers with a recent heartbeat (a second count avoids the first count's worker). */
   readonly liveWorkers: () => Promise<readonly WorkerInfo[]>;
   /** TEST ONLY (WQ_TEST_FAIL_JOBS): job ids failed on every attempt with a retryable error. */
@@ -64,8 +69,7 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       throw new UnrecoverableError(`unit job: ${reason}; only planned units are counted`);
     }
     // The second count of a verified (n, D) as one unit runs after the first (its child).
-    const first =
-      check && data.whole ? await firstCount(job, data.n, data.depth, store) : undefined;
+    const first = check && data.whole ? await firstCount(data.n, data.depth, store) : undefined;
     if (check && data.whole && !first) {
       throw new UnrecoverableError(
         `children: the first count of N(${data.n}, ${data.depth}) has no value`,
@@ -85,7 +89,7 @@ export function createCountProcessor(deps: CountProcessorDeps) {
     if (stored) {
       log.info({ n: data.n, depth: data.depth, unit: key }, 'unit already in the result store');
       // A worker killed between the two writes below left the unit without its N(n, D).
-      if (data.whole) await store.putDepth(wholeDepth(stored));
+      if (data.whole) await store.putDepth({ ...wholeDepth(stored), planId: data.planId });
       return answer(stored);
     }
     if (check && token) {
@@ -121,18 +125,24 @@ export function createCountProcessor(deps: CountProcessorDeps) {
     // with the DFS instead, which counts the same thing in memory that does not grow.
     let algorithm = data.algorithm;
     const bytes = estimateCost(algorithm, data.n, data.depth, data.prefix, middle, data.part).bytes;
-    if (bytes > deps.maxUnitBytes && data.part) {
+    // A window transfer runs alone on all of this worker's slots: it may use all its memory.
+    const transfer = algorithm === 'window-transfer';
+    const capBytes = transfer
+      ? Math.max(deps.maxUnitBytes, deps.maxTransferBytes ?? 0)
+      : deps.maxUnitBytes;
+    const capName = transfer ? 'WQ_WORKER_MEMORY' : 'WQ_MAX_UNIT_BYTES';
+    if (bytes > capBytes && data.part) {
       // A part is only a transfer's: the DFS cannot count a share of its pairing.
       throw new UnrecoverableError(
         `unit ${key} of N(${data.n}, ${data.depth}) needs ${bytes} bytes, above this worker's ` +
-          `WQ_MAX_UNIT_BYTES (${deps.maxUnitBytes}), and a transfer part has no DFS to fall ` +
+          `${capName} (${capBytes}), and a transfer part has no DFS to fall ` +
           `back on; start a worker that can hold it, or wq replan the sweep`,
       );
     }
-    if (bytes > deps.maxUnitBytes) {
+    if (bytes > capBytes) {
       log.warn(
-        { algorithm, bytes, maxUnitBytes: deps.maxUnitBytes },
-        'unit above WQ_MAX_UNIT_BYTES: counting it with dfs',
+        { algorithm, bytes, capBytes, cap: capName },
+        `unit above ${capName}: counting it with dfs`,
       );
       algorithm = 'dfs';
     }
@@ -186,6 +196,9 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       startedAt,
       slot: run.slot,
       estimateSeconds: data.estimateSeconds,
+      // Its provenance, which the sums check against the plan (and the MAC covers).
+      weight: data.weight,
+      planId: data.planId,
       ...(check ? { role: 'check' as const } : {}),
       // Only a unit run as planned says something about the planned algorithm's model; the
       // model seconds come from the recorded plan, not from the job.

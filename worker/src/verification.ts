@@ -1,28 +1,17 @@
 // Verified sweeps: where the second count of an (n, D) finds the first, whether it should go to
 // another worker, and the comparison the sum makes before publishing S(n).
-import type { Job } from 'bullmq';
-import {
-  type DepthMismatch,
-  type DepthResult,
-  knownValue,
-  parseChildResult,
-} from '@weak-queens/shared/contracts';
+import { type DepthMismatch, type DepthResult, knownValue } from '@weak-queens/shared/contracts';
 import { type ResultStore, type WorkerInfo } from '@weak-queens/shared/client';
 
 /**
- * The first count of (n, D) as the second count's job sees it: its one non-check child, or the
- * result store when the first count was stored before the sweep was planned.
+ * The first count of (n, D) as the second count's job sees it: from the result store (it is the
+ * second count's child, so it is stored by then), never from a child's return value.
  */
 export async function firstCount(
-  job: Job,
   n: number,
   depth: number,
   store: ResultStore,
 ): Promise<DepthResult | undefined> {
-  for (const value of Object.values(await job.getChildrenValues())) {
-    const child = parseChildResult(value);
-    if (child.role !== 'check' && child.n === n && child.depth === depth) return child;
-  }
   return (await store.depths(n)).get(depth);
 }
 

@@ -6,42 +6,69 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@weak-queens/shared/client';
 import {
   type DepthResult,
+  depthJobId,
   JOB_NAMES,
   KNOWN_S,
   knownValue,
   planIdOf,
   QUEUE_NAMES,
+  sumJobId,
+  unitKey,
+  wholeDepth,
 } from '@weak-queens/shared/contracts';
+import { topUnits } from '@weak-queens/shared/kernel';
 import { createAggregateProcessor } from '../dist/aggregate-processor.js';
 import { processorFixture } from './processor-fixture.js';
 
+const PREFIX = '{aggregate-processor}';
+
 describe('when the aggregate processor sums parts', () => {
-  const fixture = processorFixture(QUEUE_NAMES.aggregate, '{aggregate-processor}');
+  const fixture = processorFixture(QUEUE_NAMES.aggregate, PREFIX);
   let processor: ReturnType<typeof createAggregateProcessor>;
 
   beforeAll(() => {
     processor = createAggregateProcessor({
       store: fixture.store,
       logger: createLogger({ level: 'silent', pretty: false }),
+      prefix: PREFIX,
     });
   });
 
-  const depth = (n: number, d: number, value: string): DepthResult => ({
-    kind: 'depth',
-    n,
-    depth: d,
-    value,
-    algorithm: 'dfs',
-    units: 1,
-    seconds: 0.5,
-    workers: ['w-test'],
-  });
+  /**
+   * What a worker leaves in the store for an unsplit (n, D): its recorded plan of one unit, the
+   * unit, and N(n, D) naming the plan.
+   */
+  const storeWhole = async (n: number, d: number, value: string): Promise<DepthResult> => {
+    const header = { n, depth: d, role: 'primary', algorithm: 'dfs', units: 1 } as const;
+    const planId = planIdOf(header, ['*']);
+    await fixture.store.putPlan(
+      header,
+      planId,
+      new Map([['*', { weight: 1, modelSeconds: 0.1, boundSeconds: 60 }]]),
+    );
+    const unit = {
+      kind: 'unit' as const,
+      n,
+      depth: d,
+      unit: '*',
+      value,
+      algorithm: 'dfs' as const,
+      seconds: 0.5,
+      worker: 'w-test',
+      weight: 1 as const,
+      planId,
+    };
+    await fixture.store.putUnit(unit);
+    const depth = { ...wholeDepth(unit), planId };
+    await fixture.store.putDepth(depth);
+    return depth;
+  };
 
   it("sums N(4, ·) = 256, 16, 2, 2 to S(4) = 276 (PROBLEM.md's worked example)", async () => {
     const published = [0, 1, 2, 3].map((d) => knownValue(4, d)?.value ?? '');
     expect(published).toEqual(['256', '16', '2', '2']);
-    for (const [d, value] of published.entries()) await fixture.store.putDepth(depth(4, d, value));
-    const job = await fixture.queue.add(JOB_NAMES.sum, { sweepId: 's-test', n: 4 });
+    for (const [d, value] of published.entries()) await storeWhole(4, d, value);
+    const job = await sumJob(4);
     expect(await processor(job)).toEqual({ kind: 'sum', n: 4, S: KNOWN_S[3], N: published });
     const record = await fixture.store.record(4);
     expect([record?.S, record?.sweepId, record?.cpuSeconds]).toEqual(['276', 's-test', 2]);
@@ -49,9 +76,9 @@ describe('when the aggregate processor sums parts', () => {
 
   it('does not publish an S(n) whose N(n, D) contradicts a published value', async () => {
     for (const [d, value] of ['3125', '184', '18', '10', '11'].entries()) {
-      await fixture.store.putDepth(depth(5, d, value));
+      await storeWhole(5, d, value);
     }
-    const job = await fixture.queue.add(JOB_NAMES.sum, { sweepId: 's-test', n: 5 });
+    const job = await sumJob(5);
     const refused = processor(job);
     await expect(refused).rejects.toBeInstanceOf(UnrecoverableError);
     await expect(refused).rejects.toThrow(
@@ -70,43 +97,55 @@ describe('when the aggregate processor sums parts', () => {
     ]);
   });
 
+  it('does not publish an S(n) whose N(n, 1) contradicts its recurrence', async () => {
+    for (const [d, value] of ['46656', '1000', '800', '300', '60', '4'].entries()) {
+      await storeWhole(6, d, value);
+    }
+    await expect(processor(await sumJob(6))).rejects.toThrow(
+      'S(6) not published: N(6, 1): dfs counted 1000, the reference N(n, 1) recurrence is 2642',
+    );
+  });
+
   it("sums an N(n, D)'s units from the store, each once", async () => {
+    const [a, b] = topUnits(6, 2);
+    if (!a || !b) throw new Error('N(6, 2) has fewer than two top units');
+    const keys = [unitKey(a.prefix, a.middle), unitKey(b.prefix, b.middle)];
     const header = { n: 6, depth: 2, role: 'primary', algorithm: 'dfs', units: 2 } as const;
-    const planId = planIdOf(header, ['0', '1']);
-    const planned = { weight: 2, modelSeconds: 0.1, boundSeconds: 60 } as const;
+    const planId = planIdOf(header, keys);
     await fixture.store.putPlan(
       header,
       planId,
-      new Map([
-        ['0', planned],
-        ['1', planned],
-      ]),
+      new Map(
+        [a, b].map((u, i) => [
+          keys[i] ?? '',
+          { weight: u.weight, modelSeconds: 0.1, boundSeconds: 60 },
+        ]),
+      ),
     );
-    for (const [key, value, worker] of [
-      ['0', '70', 'w-a'],
-      ['1', '29', 'w-b'],
+    for (const [i, value, worker] of [
+      [0, '70', 'w-a'],
+      [1, '29', 'w-b'],
     ] as const) {
       await fixture.store.putUnit({
         kind: 'unit',
         n: 6,
         depth: 2,
-        unit: key,
+        unit: keys[i] ?? '',
         value,
         algorithm: 'dfs',
         seconds: 0.25,
         worker,
+        weight: [a, b][i]?.weight,
+        planId,
       });
     }
     const depthJob = (unitKeys: string[]) =>
-      fixture.queue.add(JOB_NAMES.depth, {
-        sweepId: 's-test',
-        n: 6,
-        depth: 2,
-        algorithm: 'dfs',
-        unitKeys,
-        planId,
-      });
-    const job = await depthJob(['0', '1']);
+      fixture.queue.add(
+        JOB_NAMES.depth,
+        { sweepId: 's-test', n: 6, depth: 2, algorithm: 'dfs', unitKeys, planId },
+        { jobId: depthJobId(6, 2) },
+      );
+    const job = await depthJob(keys);
     const summed: DepthResult = {
       kind: 'depth',
       n: 6,
@@ -116,11 +155,13 @@ describe('when the aggregate processor sums parts', () => {
       units: 2,
       seconds: 0.5,
       workers: ['w-a', 'w-b'],
+      planId,
     };
     expect(await processor(job)).toEqual(summed);
     expect((await fixture.store.depths(6)).get(2)).toEqual(summed);
+    await job.remove();
 
-    const other = await depthJob(['0', '2']);
+    const other = await depthJob([keys[0] ?? '', '0.2']);
     await expect(processor(other)).rejects.toThrow(
       `children: the units listed for N(6, 2) are not those of plan ${planId}`,
     );
@@ -134,4 +175,7 @@ describe('when the aggregate processor sums parts', () => {
       'job name: "average" is not allowed; expected "depth" or "sum"',
     );
   });
+
+  const sumJob = (n: number) =>
+    fixture.queue.add(JOB_NAMES.sum, { sweepId: 's-test', n }, { jobId: sumJobId(n) });
 });

@@ -76,6 +76,8 @@ describe('when the count processor takes a unit job', () => {
       slot: 0,
       estimateSeconds: 0.25,
       modelSeconds: 0.5,
+      weight: 1,
+      planId: job.data.planId,
     });
     expect(await fixture.store.unit(8, 7, '*')).toEqual(result);
     expect((await fixture.store.depths(8)).get(7)?.value).toBe('92');

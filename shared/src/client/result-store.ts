@@ -28,6 +28,8 @@ import {
   parsePlannedUnit,
 } from '../contracts/plan-record.js';
 import type { Role } from '../contracts/roles.js';
+import { knownSum } from '../contracts/references.js';
+import { depthMessage, planMessage, ResultSeal, sumMessage, unitMessage } from './result-seal.js';
 import {
   type Calibration,
   CALIBRATION_MIN_MODEL_SECONDS,
@@ -40,12 +42,23 @@ export type { Disagreement } from '../contracts/disagreement.js';
 
 /**
  * KEYS: units hash, calibration hash, disagreements hash. ARGV: unit key, result JSON,
- * algorithm or '', model s, actual s, value, disagreement field, disagreement JSON.
+ * algorithm or '', model s, actual s, value, disagreement field, disagreement JSON, and the
+ * stored record the caller found untrusted (unverified, or its MAC fails) or ''.
  * Returns 1 when stored, 2 when the same value was already there, 0 when another value was
  * (then the new count is kept aside as a disagreement and the stored one is not touched).
+ * An untrusted record is no result: a count replaces it (an unverified one only when it agrees).
  */
 const PUT_UNIT = `
 local old = redis.call('HGET', KEYS[1], ARGV[1])
+if old and old == ARGV[9] then
+  local ok, stored = pcall(cjson.decode, old)
+  local unverified = ok and type(stored) == 'table' and stored['unverified'] == true
+  if unverified and stored['value'] ~= ARGV[6] then
+    redis.call('HSET', KEYS[3], ARGV[7], ARGV[8])
+    return 0
+  end
+  old = false
+end
 if old then
   local ok, stored = pcall(cjson.decode, old)
   if ok and type(stored) == 'table' and stored['value'] == ARGV[6] then
@@ -118,16 +131,100 @@ export type PutUnitOutcome = 'stored' | 'duplicate' | 'conflict';
 /** Largest model seconds one unit may add to the calibration sums (a day on one core). */
 const MAX_CALIBRATING_SECONDS = 86_400;
 
+export interface ResultStoreOptions {
+  /** WQ_RESULT_KEY's seal: records are signed when written and checked when read. */
+  readonly seal?: ResultSeal;
+}
+
 export class ResultStore extends KeyedStore<StoreKeys> {
-  constructor(redis: RedisClient, prefix: string) {
+  readonly seal: ResultSeal | undefined;
+  /** Plans whose MAC verified (a plan id names one fixed set of units). */
+  readonly #sealedPlans = new Set<string>();
+
+  constructor(redis: RedisClient, prefix: string, options: ResultStoreOptions = {}) {
     super(redis, storeKeys(prefix));
+    this.seal = options.seal;
+  }
+
+  /** True when results are signed and checked (WQ_RESULT_KEY is set). */
+  get authenticated(): boolean {
+    return this.seal !== undefined;
+  }
+
+  /** A unit record that is a result: not an unverified import, and sealed when keyed. */
+  trustsUnit(unit: UnitResult): boolean {
+    if (unit.unverified) return false;
+    return !this.seal || this.seal.verifies(unitMessage(unit), unit.mac);
+  }
+
+  trustsDepth(depth: DepthResult): boolean {
+    return !this.seal || this.seal.verifies(depthMessage(depth), depth.mac);
+  }
+
+  trustsRecord(record: CompletionRecord): boolean {
+    return !this.seal || this.seal.verifies(sumMessage(record), record.mac);
+  }
+
+  #sealUnit(unit: UnitResult): UnitResult {
+    const rest = withoutMac(unit);
+    return this.seal ? { ...rest, mac: this.seal.mac(unitMessage(rest)) } : rest;
+  }
+
+  #sealDepth(depth: DepthResult): DepthResult {
+    const rest = withoutMac(depth);
+    return this.seal ? { ...rest, mac: this.seal.mac(depthMessage(rest)) } : rest;
+  }
+
+  #sealRecord(record: CompletionRecord): CompletionRecord {
+    const rest = withoutMac(record);
+    return this.seal ? { ...rest, mac: this.seal.mac(sumMessage(rest)) } : rest;
+  }
+
+  /**
+   * Keeps a record that failed its MAC check aside as a disagreement (`wq verify` lists it,
+   * `--repair` forgets it with the counts of its (n, D) so they are counted again).
+   */
+  async #noteForged(
+    what: { n: number; depth: number; role: Role; unit: string },
+    value: string,
+  ): Promise<void> {
+    const disagreement: Disagreement = {
+      ...what,
+      stored: isDecimal(value) ? value : '',
+      storedWorker: '',
+      counted: isDecimal(value) ? value : '0',
+      countedWorker: '',
+      at: new Date().toISOString(),
+      reason: 'its MAC does not verify under WQ_RESULT_KEY: not a result',
+    };
+    await this.redis.hset(
+      this.keys.disagreements,
+      disagreementField(what.n, what.depth, what.role, what.unit),
+      JSON.stringify(disagreement),
+    );
+  }
+
+  /** Units of a unit map that are results; the rest reported (bad MACs) and left out. */
+  async #trustedUnits(found: Map<string, UnitResult>): Promise<Map<string, UnitResult>> {
+    for (const [key, unit] of found) {
+      if (this.trustsUnit(unit)) continue;
+      found.delete(key);
+      if (!unit.unverified) {
+        await this.#noteForged(
+          { n: unit.n, depth: unit.depth, role: unit.role ?? 'primary', unit: key },
+          unit.value,
+        );
+      }
+    }
+    return found;
   }
 
   /**
    * Stores a unit's result. The first time a unit is stored, its measured and estimated seconds
    * also go into the calibration sums (one script, so a unit delivered twice counts once).
    */
-  async putUnit(result: UnitResult): Promise<PutUnitOutcome> {
+  async putUnit(counted: UnitResult): Promise<PutUnitOutcome> {
+    let result = counted;
     const role: Role = result.role === 'check' ? 'check' : 'primary';
     const units =
       role === 'check'
@@ -139,7 +236,9 @@ export class ResultStore extends KeyedStore<StoreKeys> {
       result.modelSeconds >= CALIBRATION_MIN_MODEL_SECONDS &&
       result.modelSeconds <= MAX_CALIBRATING_SECONDS &&
       result.seconds <= MAX_CALIBRATING_SECONDS;
+    result = this.#sealUnit(result);
     const existing = await this.redis.hget(units, result.unit);
+    const untrusted = existing !== null && !this.#readsAsTrusted(existing);
     const storedWorker = existing === null ? '' : storedField(existing, 'worker');
     const disagreement: Disagreement = {
       n: result.n,
@@ -167,8 +266,15 @@ export class ResultStore extends KeyedStore<StoreKeys> {
       result.value,
       disagreementField(result.n, result.depth, role, result.unit),
       JSON.stringify(disagreement),
+      untrusted && existing !== null ? existing : '',
     );
     return outcome === 1 ? 'stored' : outcome === 2 ? 'duplicate' : 'conflict';
+  }
+
+  /** True when a stored unit record reads as a result (schema, not unverified, MAC). */
+  #readsAsTrusted(json: string): boolean {
+    const unit = readUnit(json);
+    return unit !== undefined && this.trustsUnit(unit);
   }
 
   /** Counts one more unit begun by a worker (a unit begun twice was re-run after a fault). */
@@ -227,7 +333,12 @@ export class ResultStore extends KeyedStore<StoreKeys> {
     const key = this.keys.plan(header.n, header.depth, planId);
     const entries = [...units];
     const SLICE = 5000;
-    const write = this.redis.multi().hset(key, PLAN_HEADER_FIELD, JSON.stringify(header));
+    const plain = withoutMac(header);
+    const weights = new Map(entries.map(([unit, record]) => [unit, record.weight]));
+    const sealed = this.seal
+      ? { ...plain, mac: this.seal.mac(planMessage(plain, planId, weights)) }
+      : plain;
+    const write = this.redis.multi().hset(key, PLAN_HEADER_FIELD, JSON.stringify(sealed));
     for (let i = 0; i < entries.length; i += SLICE) {
       const fields: string[] = [];
       for (const [unit, record] of entries.slice(i, i + SLICE)) {
@@ -251,7 +362,38 @@ export class ResultStore extends KeyedStore<StoreKeys> {
       unit,
     );
     if (header == null || record == null) return undefined;
+    if (this.seal && !(await this.plan(n, depth, planId))) return undefined;
     return { header: parsePlanHeader(header), unit: parsePlannedUnit(record) };
+  }
+
+  /**
+   * A recorded plan: its header and every unit with its weight, or undefined when there is no
+   * such plan, or (keyed) its MAC does not verify.
+   */
+  async plan(
+    n: number,
+    depth: number,
+    planId: string,
+  ): Promise<{ header: PlanHeader; units: Map<string, PlannedUnitRecord> } | undefined> {
+    const fields = await this.redis.hgetall(this.keys.plan(n, depth, planId));
+    const json = fields[PLAN_HEADER_FIELD];
+    if (json === undefined) return undefined;
+    const header = parsePlanHeader(json);
+    const units = new Map<string, PlannedUnitRecord>();
+    for (const [field, value] of Object.entries(fields)) {
+      if (field !== PLAN_HEADER_FIELD) units.set(field, parsePlannedUnit(value));
+    }
+    if (header.n !== n || header.depth !== depth || header.units !== units.size) return undefined;
+    if (this.seal) {
+      const id = `${n}:${depth}:${planId}`;
+      if (!this.#sealedPlans.has(id)) {
+        const weights = new Map([...units].map(([k, u]) => [k, u.weight]));
+        const { mac, ...plain } = header;
+        if (!this.seal.verifies(planMessage(plain, planId, weights), mac)) return undefined;
+        this.#sealedPlans.add(id);
+      }
+    }
+    return { header, units };
   }
 
   /** The unit keys of a recorded plan, or undefined when there is no such plan. */
@@ -287,7 +429,7 @@ export class ResultStore extends KeyedStore<StoreKeys> {
   async putDepth(result: DepthResult): Promise<void> {
     const key =
       result.role === 'check' ? this.keys.checkDepths(result.n) : this.keys.depths(result.n);
-    await this.redis.hset(key, String(result.depth), JSON.stringify(result));
+    await this.redis.hset(key, String(result.depth), JSON.stringify(this.#sealDepth(result)));
   }
 
   /**
@@ -317,7 +459,8 @@ export class ResultStore extends KeyedStore<StoreKeys> {
   }
 
   /** S(n) and its record in one transaction, so a reader never sees one without the other. */
-  async putSum(record: CompletionRecord): Promise<void> {
+  async putSum(unsealed: CompletionRecord): Promise<void> {
+    const record = this.#sealRecord(unsealed);
     await this.redis
       .multi()
       .hset(this.keys.records, String(record.n), JSON.stringify(record))
@@ -333,11 +476,36 @@ export class ResultStore extends KeyedStore<StoreKeys> {
     const found = new Map<number, string>();
     if (ns.length === 0) return found;
     const values = await this.redis.hmget(this.keys.sums, ...ns.map(String));
-    ns.forEach((n, i) => {
+    const records = await this.redis.hmget(this.keys.records, ...ns.map(String));
+    for (const [i, n] of ns.entries()) {
       const value = values[i];
-      if (isDecimal(value)) found.set(n, value);
-    });
+      if (isDecimal(value) && (await this.#sumHolds(n, value, records[i] ?? null))) {
+        found.set(n, value);
+      }
+    }
     return found;
+  }
+
+  /**
+   * S(n) as stored is a result only beside its record, which must say the same S, add up to
+   * it, match the published S(n) when there is one, and (keyed) carry a MAC that verifies.
+   */
+  async #sumHolds(n: number, S: string, json: string | null): Promise<boolean> {
+    if (json === null) return false;
+    let record: CompletionRecord;
+    try {
+      record = parseJson(CompletionRecordSchema, json, `record of n = ${n}`);
+    } catch {
+      return false;
+    }
+    const total = record.depths.reduce((t, d) => t + BigInt(d.value), 0n).toString();
+    const known = knownSum(n);
+    if (record.n !== n || record.S !== S || total !== S || (known && known.value !== S)) {
+      return false;
+    }
+    if (this.trustsRecord(record)) return true;
+    await this.#noteForged({ n, depth: 0, role: 'primary', unit: '#S' }, S);
+    return false;
   }
 
   /**
@@ -364,6 +532,8 @@ export class ResultStore extends KeyedStore<StoreKeys> {
       ...ns.map(String),
     );
     const sizes = Array.isArray(reply) ? (reply as unknown[]) : [];
+    // A stored S is shown only when its record holds (see sums).
+    const holding = await this.sums(ns);
     ns.forEach((n, i) => {
       const [S, mismatch, depthFields, counts, units] = (sizes[i] ?? []) as [
         unknown,
@@ -376,13 +546,15 @@ export class ResultStore extends KeyedStore<StoreKeys> {
       const fields = stringList(depthFields);
       for (let j = 0; j + 1 < fields.length; j += 2) {
         const result = parseDepthResult(JSON.parse(fields[j + 1] ?? ''));
-        if (result.n === n && String(result.depth) === fields[j]) depths.set(result.depth, result);
+        if (result.n === n && String(result.depth) === fields[j] && this.trustsDepth(result)) {
+          depths.set(result.depth, result);
+        }
       }
       const numbers = Array.isArray(counts) ? counts.map(Number) : [];
       const unitLists = Array.isArray(units) ? units : [];
       found.set(n, {
         n,
-        ...(isDecimal(S) ? { S } : {}),
+        ...(isDecimal(S) && holding.get(n) === S ? { S } : {}),
         ...(typeof mismatch === 'string' && mismatch !== ''
           ? { mismatch: parseMismatch(JSON.parse(mismatch)) }
           : {}),
@@ -443,7 +615,9 @@ export class ResultStore extends KeyedStore<StoreKeys> {
     const found = new Map<number, DepthResult>();
     for (const [field, json] of Object.entries(raw)) {
       const result = parseJson(DepthResultSchema, json, 'depth result');
-      if (result.n === n && String(result.depth) === field) found.set(result.depth, result);
+      if (result.n !== n || String(result.depth) !== field) continue;
+      if (this.trustsDepth(result)) found.set(result.depth, result);
+      else await this.#noteForged({ n, depth: result.depth, role, unit: '#N' }, result.value);
     }
     return found;
   }
@@ -459,12 +633,13 @@ export class ResultStore extends KeyedStore<StoreKeys> {
         found.set(field, result);
       }
     }
-    return found;
+    return this.#trustedUnits(found);
   }
 
   /**
-   * Writes results brought from another store (`wq results --import`, checked beforehand):
-   * only where nothing is stored yet, all in one transaction.
+   * Writes results brought from another store (`wq results --import`, checked beforehand, MACs
+   * included): only where nothing is stored yet, all in one transaction, sealed under this
+   * store's key.
    */
   async importRecords(batch: {
     readonly units: readonly UnitResult[];
@@ -477,15 +652,15 @@ export class ResultStore extends KeyedStore<StoreKeys> {
         unit.role === 'check'
           ? this.keys.checkUnits(unit.n, unit.depth)
           : this.keys.units(unit.n, unit.depth);
-      multi.hsetnx(key, unit.unit, JSON.stringify(unit));
+      multi.hsetnx(key, unit.unit, JSON.stringify(this.#sealUnit(unit)));
     }
     for (const depth of batch.depths) {
       const key =
         depth.role === 'check' ? this.keys.checkDepths(depth.n) : this.keys.depths(depth.n);
-      multi.hsetnx(key, String(depth.depth), JSON.stringify(depth));
+      multi.hsetnx(key, String(depth.depth), JSON.stringify(this.#sealDepth(depth)));
     }
     for (const record of batch.records) {
-      multi.hsetnx(this.keys.records, String(record.n), JSON.stringify(record));
+      multi.hsetnx(this.keys.records, String(record.n), JSON.stringify(this.#sealRecord(record)));
       multi.hsetnx(this.keys.sums, String(record.n), record.S);
     }
     await multi.exec();
@@ -504,7 +679,8 @@ export class ResultStore extends KeyedStore<StoreKeys> {
     );
     if (json === null) return undefined;
     const result = parseJson(UnitResultSchema, json, 'unit result');
-    return result.n === n && result.depth === depth && result.unit === unit ? result : undefined;
+    if (result.n !== n || result.depth !== depth || result.unit !== unit) return undefined;
+    return (await this.#trustedUnits(new Map([[unit, result]]))).get(unit);
   }
 
   async unitCount(n: number, depth: number, role: Role = 'primary'): Promise<number> {
@@ -515,10 +691,19 @@ export class ResultStore extends KeyedStore<StoreKeys> {
 
   async record(n: number): Promise<CompletionRecord | undefined> {
     const json = await this.redis.hget(this.keys.records, String(n));
-    return json === null
-      ? undefined
-      : parseJson(CompletionRecordSchema, json, `record of n = ${n}`);
+    if (json === null) return undefined;
+    const record = parseJson(CompletionRecordSchema, json, `record of n = ${n}`);
+    if (this.trustsRecord(record)) return record;
+    await this.#noteForged({ n, depth: 0, role: 'primary', unit: '#S' }, record.S);
+    return undefined;
   }
+}
+
+/** A record as it is signed: without the MAC of an earlier signature. */
+function withoutMac<T extends { readonly mac?: string }>(record: T): T {
+  const copy: { mac?: string } = { ...record };
+  delete copy.mac;
+  return copy as T;
 }
 
 function readUnit(json: string): UnitResult | undefined {

@@ -19,6 +19,7 @@ import {
 } from '../contracts/index.js';
 import { MAX_N } from '../kernel/index.js';
 import type { ResultStore } from './result-store.js';
+import { depthMessage, sumMessage, unitMessage } from './result-seal.js';
 
 /** The problem these results count; a line of another problem is refused. */
 export const TRANSFER_PROBLEM = 'weak' as const;
@@ -51,6 +52,35 @@ export interface ImportSummary {
   readonly sums: number;
   /** Lines whose record the store already held with the same value. */
   readonly alreadyStored: number;
+  /** Units that carried no MAC this store verifies: kept, but counted again before use. */
+  readonly unverified: number;
+}
+
+export interface ImportOptions {
+  /**
+   * `--trust`: take unauthenticated lines as results (the user vouches for the file). Without
+   * it, a unit without a MAC this store verifies is imported as unverified (counted again
+   * before it enters a sum) and an N(n, D) or S(n) without one is refused.
+   */
+  readonly trust?: boolean;
+}
+
+/** How a line stands against this store's WQ_RESULT_KEY. */
+type Authenticity = 'sealed' | 'unsealed' | 'forged';
+
+function authenticity(store: ResultStore, message: string, mac: string | undefined): Authenticity {
+  if (!store.seal || mac === undefined) return 'unsealed';
+  return store.seal.verifies(message, mac) ? 'sealed' : 'forged';
+}
+
+const FORGED = 'its MAC does not verify under this WQ_RESULT_KEY (forged, or another key)';
+
+function unsealedReason(store: ResultStore): string {
+  return (
+    'not authenticated (' +
+    (store.seal ? 'it carries no MAC' : 'WQ_RESULT_KEY is not set here') +
+    "): set WQ_RESULT_KEY to the exporting store's key, or import with --trust"
+  );
 }
 
 /** Every stored result of the sizes `ns` (default: every size), as export lines. */
@@ -82,7 +112,9 @@ function line(value: TransferLine): string {
 export async function importResults(
   store: ResultStore,
   lines: readonly string[],
+  options: ImportOptions = {},
 ): Promise<ImportSummary> {
+  let unverified = 0;
   const refused: RefusedLine[] = [];
   const units = new Map<string, { line: number; result: UnitResult }>();
   const depths = new Map<string, { line: number; result: DepthResult }>();
@@ -98,9 +130,20 @@ export async function importResults(
         );
       }
       if (parsed.unit === '*') checkPublished(parsed.n, parsed.depth, parsed.value);
-      units.set(key, { line: number, result: parsed });
+      const auth = authenticity(store, unitMessage(parsed), parsed.mac);
+      if (auth === 'forged') throw new Error(FORGED);
+      // A unit nobody can vouch for is kept, but is no result until a count of its own agrees.
+      const vouched = auth === 'sealed' || options.trust === true;
+      if (!vouched) unverified++;
+      units.set(key, {
+        line: number,
+        result: vouched ? withoutFlag(parsed) : { ...parsed, unverified: true },
+      });
     } else if (parsed.kind === 'depth') {
       checkPublished(parsed.n, parsed.depth, parsed.value);
+      const auth = authenticity(store, depthMessage(parsed), parsed.mac);
+      if (auth === 'forged') throw new Error(FORGED);
+      if (auth === 'unsealed' && !options.trust) throw new Error(unsealedReason(store));
       const key = `${parsed.role ?? 'primary'}:${parsed.n}:${parsed.depth}`;
       const earlier = depths.get(key);
       if (earlier && earlier.result.value !== parsed.value) {
@@ -111,6 +154,9 @@ export async function importResults(
       depths.set(key, { line: number, result: parsed });
     } else {
       checkRecord(parsed);
+      const auth = authenticity(store, sumMessage(parsed), parsed.mac);
+      if (auth === 'forged') throw new Error(FORGED);
+      if (auth === 'unsealed' && !options.trust) throw new Error(unsealedReason(store));
       const earlier = sums.get(parsed.n);
       if (earlier && earlier.record.S !== parsed.S) {
         throw new Error(
@@ -204,7 +250,14 @@ export async function importResults(
     depths: depths.size,
     sums: sums.size,
     alreadyStored,
+    unverified,
   };
+}
+
+function withoutFlag(unit: UnitResult): UnitResult {
+  const rest = { ...unit };
+  delete rest.unverified;
+  return rest;
 }
 
 type ParsedLine = UnitResult | DepthResult | (CompletionRecord & { readonly kind: 'sum' });

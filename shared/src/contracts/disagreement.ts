@@ -15,5 +15,7 @@ export const DisagreementSchema = record({
   counted: v.message(v.pipe(v.string(), v.regex(/^(0|[1-9][0-9]*)$/)), 'a decimal string'),
   countedWorker: v.string('a worker id'),
   at: v.string('an ISO time'),
+  /** Why the stored record is not trusted, when it was not a second count (a MAC that fails). */
+  reason: v.optional(v.string('a reason or absent')),
 });
 export type Disagreement = v.InferOutput<typeof DisagreementSchema>;

@@ -20,6 +20,14 @@ const role = v.optional(v.literal('check', '"check" or absent'));
 const workers = v.message(v.pipe(v.array(v.string()), v.readonly()), 'a list of worker ids');
 const countInteger = (min: number, allowed: string) =>
   v.message(v.pipe(v.number(), v.integer(), v.minValue(min)), allowed);
+/** The recorded plan a count belongs to (plan-record.ts); older records lack it. */
+const planId = v.optional(
+  v.message(v.pipe(v.string(), v.regex(/^[0-9a-f]{12}$/)), 'a plan id of 12 hex digits or absent'),
+);
+/** HMAC-SHA256 under WQ_RESULT_KEY over value and provenance (result-seal.ts); absent unkeyed. */
+const mac = v.optional(
+  v.message(v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)), '64 hex digits or absent'),
+);
 
 /** What every count of an (n, D), whole or a unit of it, says. */
 const countFields = {
@@ -48,6 +56,15 @@ export const UnitResultSchema = record({
   startedAt: optionalIndex('epoch milliseconds'),
   /** The worker's kernel-pool slot that ran it (0 … concurrency − 1); older records lack it. */
   slot: optionalIndex('a slot index'),
+  /** The unit's weight in its plan (1, 2 or 4: the symmetry orbit it stands for). */
+  weight: v.optional(v.picklist([1, 2, 4], '1, 2, 4 or absent')),
+  planId,
+  mac,
+  /**
+   * Brought by an import without a verifying MAC: not a result until a count of its own agrees
+   * (the store then replaces it), unless the import said `--trust`.
+   */
+  unverified: v.optional(v.literal(true, 'true or absent')),
 });
 export type UnitResult = v.InferOutput<typeof UnitResultSchema>;
 export const parseUnitResult = parserOf(UnitResultSchema, 'unit result');
@@ -63,6 +80,8 @@ export const DepthResultSchema = record({
   estimateSeconds: optionalSeconds,
   /** `check`: the second count of a verified sweep. */
   role,
+  planId,
+  mac,
 });
 export type DepthResult = v.InferOutput<typeof DepthResultSchema>;
 export const parseDepthResult = parserOf(DepthResultSchema, 'depth result');
@@ -132,6 +151,7 @@ export const CompletionRecordSchema = record({
   workers,
   /** Verified sweeps: the second count of every D, in the order of `depths`. */
   checks: v.optional(depthResults),
+  mac,
 });
 export type CompletionRecord = v.InferOutput<typeof CompletionRecordSchema>;
 
@@ -177,6 +197,7 @@ export function wholeDepth(unit: UnitResult): DepthResult {
     workers: [unit.worker],
     ...(unit.estimateSeconds === undefined ? {} : { estimateSeconds: unit.estimateSeconds }),
     ...(unit.role === undefined ? {} : { role: unit.role }),
+    ...(unit.planId === undefined ? {} : { planId: unit.planId }),
   };
 }
 

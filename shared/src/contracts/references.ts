@@ -125,11 +125,29 @@ export function knownSums(ns: readonly number[]): Map<number, string> {
   );
 }
 
-/** The published N(n, D), when there is one: n^n, OEIS A000170 or PROBLEM.md's n = 4. */
+/**
+ * The N(n, D) known without the kernel, when there is one: n^n, OEIS A000170, N(n, 1)'s
+ * recurrence, or PROBLEM.md's n = 4.
+ */
 export function knownValue(n: number, depth: number): KnownValue | undefined {
   if (depth === 0) return { value: (BigInt(n) ** BigInt(n)).toString(), source: 'n^n' };
   const classic = depth === n - 1 ? CLASSIC_QUEENS[n - 1] : undefined;
   if (classic !== undefined) return { value: classic, source: 'OEIS A000170' };
+  if (depth === 1) return { value: adjacentApart(n).toString(), source: 'N(n, 1) recurrence' };
   const example = n === 4 ? WORKED_EXAMPLE_N4[depth] : undefined;
   return example === undefined ? undefined : { value: example, source: PROBLEM };
+}
+
+/**
+ * N(n, 1) by its own recurrence, independent of the kernel: with D = 1 a queen attacks only the
+ * next row, so a placement is a sequence of columns whose neighbours differ by at least 2.
+ * f(c) counts the sequences ending in column c; one more row gives Σf − f(c−1) − f(c) − f(c+1).
+ */
+function adjacentApart(n: number): bigint {
+  let f: bigint[] = Array.from({ length: n }, () => 1n);
+  for (let row = 1; row < n; row++) {
+    const total = f.reduce((t, x) => t + x, 0n);
+    f = f.map((x, c) => total - x - (f[c - 1] ?? 0n) - (f[c + 1] ?? 0n));
+  }
+  return f.reduce((t, x) => t + x, 0n);
 }

@@ -50,6 +50,11 @@ export const resultsCommand = defineCommand(
         description:
           'load results written by --export; a malformed line, one that disagrees with a\npublished value or conflicts with a stored one refuses the whole file (exit 2)',
       },
+      trust: {
+        type: 'boolean',
+        description:
+          'with --import: take lines without a MAC this WQ_RESULT_KEY verifies as results;\nwithout it such units are counted again before use and such N(n, D), S(n) refused',
+      },
     },
   },
   async ({ values, positionals }) => {
@@ -111,10 +116,16 @@ export const resultsCommand = defineCommand(
       }
       if (values.import !== undefined) {
         return await importFile(values.import, transfer.ImportRefusedError, async (lines) => {
-          const summary = await transfer.importResults(client.store, lines);
+          const summary = await transfer.importResults(client.store, lines, {
+            trust: values.trust === true,
+          });
           return (
             `imported ${summary.sums} S(n), ${summary.depths} N(n, D), ${summary.units} units` +
-            ` (${summary.alreadyStored} already stored with the same value)`
+            ` (${summary.alreadyStored} already stored with the same value)` +
+            (summary.unverified > 0
+              ? `; ${summary.unverified} units unverified (no MAC this store verifies): ` +
+                'each is counted again before it enters a sum'
+              : '')
           );
         });
       }
