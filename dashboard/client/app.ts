@@ -175,6 +175,9 @@ function sweepCard(sweep: SweepView): HTMLElement {
     ),
     message ? h('p', { class: 'sweep-error', role: 'alert' }, message) : null,
     unfitNotice(sweep),
+    sweep.notQueued
+      ? h('p', { class: 'sweep-unfit', role: 'status' }, sweep.notQueued.message)
+      : null,
     ...sweep.sizes.map((size) => sizeRow(sweep, size)),
   );
 }
@@ -458,12 +461,23 @@ function wireTimeline(): void {
 
 // ---- workers and queues ----
 
+/** A worker whose clock is off the Redis server's by more than a few seconds says so. */
+function clockNote(skewMs: number | null): HTMLElement | null {
+  if (skewMs === null || Math.abs(skewMs) <= 2000) return null;
+  const seconds = Math.round(Math.abs(skewMs) / 1000);
+  return h(
+    'span',
+    { class: 'clock-skew', title: "its clock against the Redis server's" },
+    ` (clock ${seconds} s ${skewMs > 0 ? 'ahead' : 'behind'})`,
+  );
+}
+
 function renderWorkers(workers: readonly WorkerView[]): void {
   fillTable('workers', 'workers-empty', workers, (w) =>
     h(
       'tr',
       { 'data-worker': w.id },
-      h('td', {}, w.host),
+      h('td', {}, w.host, clockNote(w.clockSkewMs)),
       h('td', { class: 'num' }, String(w.pid)),
       h('td', { class: 'num' }, String(w.concurrency)),
       h(

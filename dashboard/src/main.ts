@@ -1,6 +1,6 @@
 // Entry point of the dashboard process (`wq dashboard` spawns this): options from env and flags,
-// the server from its factory, its URL on stdout, and a graceful close on SIGINT/SIGTERM/SIGHUP
-// (or when the process that started it dies), within WQ_SHUTDOWN_GRACE_MS.
+// the server from its factory, its URL on stdout, and a graceful close on every stop signal
+// (STOP_SIGNALS) or when the process that started it dies, within WQ_SHUTDOWN_GRACE_MS.
 import {
   closeOnStopSignals,
   DASHBOARD_COMMAND_LINE,

@@ -1,11 +1,12 @@
 // Builds a Snapshot for the page: the client's progress reader gives the sweeps (the same
 // statuses `wq status` shows); this maps them to the page's JSON and adds the live workers, the
 // queue counts and the disagreements. A read costs a constant few round trips.
-import type {
-  PipelineClient,
-  SizeProgress,
-  SweepProgress,
-  WorkerInfo,
+import {
+  notQueuedLine,
+  type PipelineClient,
+  type SizeProgress,
+  type SweepProgress,
+  type WorkerInfo,
 } from '@weak-queens/shared/client';
 import type { SizeView, Snapshot, SweepView, WorkerView } from './snapshot.js';
 
@@ -92,6 +93,9 @@ function sweepView(p: SweepProgress): SweepView {
         largestSlotBytes,
       })),
     ),
+    notQueued: p.notQueued
+      ? { ...p.notQueued, message: notQueuedLine(p.sweep.id, p.notQueued) }
+      : null,
   };
 }
 
@@ -128,5 +132,6 @@ function workerView(info: WorkerInfo, activeIds: Set<string>): WorkerView {
     memoryBytes: info.memoryBytes ?? null,
     slotBytes: info.slotBytes ?? null,
     version: info.version ?? null,
+    clockSkewMs: info.clockSkewMs ?? null,
   };
 }

@@ -49,6 +49,15 @@ export interface SweepView extends SweepTotals {
   readonly sizes: readonly SizeView[];
   /** Units waiting for memory no live worker has (`wq replan` plans them again). */
   readonly unfit: readonly UnfitUnitView[];
+  /**
+   * The n its submission has not queued: yet (still queuing), or ever (the submitter was
+   * interrupted; `wq retry` finishes it), with the line `wq status` gives; null when all were.
+   */
+  readonly notQueued: {
+    readonly ns: readonly number[];
+    readonly interrupted: boolean;
+    readonly message: string;
+  } | null;
 }
 
 /** A unit in a memory-class queue whose class is above every live worker's slot. */
@@ -70,6 +79,8 @@ export interface WorkerView {
   readonly jobsDone: number | null;
   /** Share of its slots' time spent on units since it started, 0..1 (null for old workers). */
   readonly busyShare: number | null;
+  /** Its clock minus the Redis server's (ms) at its last heartbeat (null: it does not say). */
+  readonly clockSkewMs: number | null;
 }
 
 export interface Snapshot {

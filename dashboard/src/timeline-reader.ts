@@ -1,6 +1,7 @@
 // Builds a sweep's timeline from the result store: the unit results its jobs counted, over every
 // (n, D) of its n (both counts of a verified sweep), or over every Q(n) of a classic sweep, placed
-// by start time and the slot that ran them.
+// by start time and the slot that ran them. Start times are the workers' own, put on the Redis
+// server's clock by each worker's measured skew: one worker hours off would stretch the makespan.
 import type { ClassicUnitResult, UnitResult } from '@weak-queens/shared/contracts';
 import type { PipelineClient, WorkerInfo } from '@weak-queens/shared/client';
 import {
@@ -42,12 +43,13 @@ export class TimelineReader {
     if (record === undefined) return undefined;
     const limit = Math.min(options.limit ?? MAX_TIMELINE_UNITS, MAX_TIMELINE_UNITS);
     const classic = record.problem === 'classic';
-    const [stored, doneAt, workers] = await Promise.all([
+    const [stored, doneAt, workers, skews] = await Promise.all([
       classic ? this.classicUnits(record.ns) : this.weakUnits(record.ns),
       classic
         ? this.classicDoneAt(record.ns)
         : this.client.store.completionTimes([record]).then((times) => times.get(record.id)),
       this.client.registry.liveWorkers(),
+      this.client.registry.clockSkews(),
     ]);
     const timed: TimedUnit[] = [];
     let untimed = 0;
@@ -57,7 +59,10 @@ export class TimelineReader {
       if (!found || sweepId === undefined || startedAt === undefined || slot === undefined) {
         untimed++;
       } else if (sweepId !== record.id) otherSweeps++;
-      else timed.push({ unit: found.unit, startedAt, slot });
+      else {
+        const skew = skews.get(found.unit.worker) ?? 0;
+        timed.push({ unit: found.unit, startedAt: startedAt - skew, slot });
+      }
     }
     timed.sort(
       (a, b) =>

@@ -1,6 +1,7 @@
-// Entry point of a worker process (`wq worker` spawns this): config from env and flags,
-// the service from its factory, and a graceful close on SIGINT, SIGTERM and SIGHUP, or when the
-// process that started it goes away (its IPC channel closes), so a worker is never orphaned.
+// Entry point of a worker process (`wq worker` spawns this): config from env and flags, the
+// service from its factory, and a graceful close on every stop signal (SIGINT, SIGTERM, SIGHUP,
+// SIGQUIT, SIGUSR2), or when the process that started it goes away (its IPC channel closes), so
+// a worker is never orphaned.
 import {
   closeOnStopSignals,
   parseCommandLine,

@@ -14,6 +14,7 @@ import {
   waitForRedis,
 } from '@weak-queens/shared/client';
 import {
+  CLOCK_SKEW_WARN_MS,
   countClassesKey,
   countQueueClass,
   countQueueNames,
@@ -65,7 +66,10 @@ export class WorkerService {
   /** The largest unit it takes per slot: the memory classes up to this are consumed. */
   readonly slotBytes: number;
   private readonly aggregateWorker: Worker;
-  private readonly startedAt = new Date().toISOString();
+  /** When it started, on this host's clock; heartbeats give it on the Redis server's. */
+  private readonly startedAt = Date.now();
+  /** Whether the last heartbeat found this host's clock off the server's (logged on change). */
+  private clockSkewed = false;
   private heartbeatTimer?: NodeJS.Timeout;
   private closing?: Promise<void>;
   private readonly outage: RedisOutage;
@@ -243,6 +247,9 @@ export class WorkerService {
   }
 
   private async heartbeat(): Promise<void> {
+    // Times in the heartbeat are put on the Redis server's clock, which every reader shares.
+    const { skewMs } = await this.registry.clock();
+    this.noteClockSkew(skewMs);
     const now = Date.now();
     await this.registry.heartbeat({
       id: this.id,
@@ -252,12 +259,31 @@ export class WorkerService {
       memoryBytes: this.options.config.workerMemoryBytes,
       slotBytes: this.slotBytes,
       version: WORKER_VERSION,
-      startedAt: this.startedAt,
+      startedAt: new Date(this.startedAt - skewMs).toISOString(),
       active: [...this.active.keys()],
       jobsDone: this.jobsDone,
       busyMs: this.busyMs + [...this.active.values()].reduce((t, since) => t + (now - since), 0),
-      heartbeatAt: new Date(now).toISOString(),
+      heartbeatAt: new Date(now - skewMs).toISOString(),
+      clockSkewMs: skewMs,
     });
+  }
+
+  /** One log line when this host's clock goes off the server's by CLOCK_SKEW_WARN_MS, one back. */
+  private noteClockSkew(skewMs: number): void {
+    const skewed = Math.abs(skewMs) > CLOCK_SKEW_WARN_MS;
+    if (skewed === this.clockSkewed) return;
+    this.clockSkewed = skewed;
+    if (skewed) {
+      this.options.logger.warn(
+        { clockSkewMs: skewMs },
+        "this host's clock differs from the Redis server's: liveness uses the server's; sync the clock (NTP)",
+      );
+    } else {
+      this.options.logger.info(
+        { clockSkewMs: skewMs },
+        "clock agrees with the Redis server's again",
+      );
+    }
   }
 }
 

@@ -2,12 +2,14 @@
 //
 // No SIGINT/SIGTERM handler on purpose: a computation holds no external state, so the default
 // (exit at once, worker threads included) is the graceful close, and a handler could not run
-// anyway while an in-process count (--threads 1) keeps the event loop busy.
-import { EXIT_FAILED } from '@weak-queens/shared/cli';
+// anyway while an in-process count (--threads 1) keeps the event loop busy. SIGQUIT and SIGUSR2
+// are made to end it as SIGTERM does (a submission in progress is left recorded as interrupted).
+import { EXIT_FAILED, endOnQuitLikeTerm } from '@weak-queens/shared/cli';
 import { createCli } from './cli.js';
 import { commands } from './commands/index.js';
 
 async function main(): Promise<void> {
+  endOnQuitLikeTerm();
   // A reader that stops early (`wq boards 14 --all | head`) is not an error; the writer notices.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') {

@@ -2,6 +2,7 @@
 // never imports the worker package: it resolves the worker's entry file and runs it with node.
 import { type ChildProcess, spawn, type StdioOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { STOP_SIGNALS } from '@weak-queens/shared/cli';
 
 /** The worker package's process entry (`@weak-queens/worker/main`, i.e. its dist/main.js). */
 export function workerEntry(): string {
@@ -53,12 +54,12 @@ export function exitOf(child: ChildProcess): Promise<number> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
 }
 
-/** The signals every process here treats as "close gracefully". */
-export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/** The signals every process here treats as "close gracefully" (one list, in shared/cli). */
+export { STOP_SIGNALS } from '@weak-queens/shared/cli';
 
 /**
  * Waits for a child that runs a whole command (`wq worker`, `wq dashboard`), forwarding
- * SIGINT/SIGTERM/SIGHUP so that the child closes gracefully; resolves with its exit code. Spawn
+ * every stop signal so that the child closes gracefully; resolves with its exit code. Spawn
  * the child detached (its own process group), so that a terminal's Ctrl-C or hangup reaches it
  * once, through this, and not twice (twice means "exit now").
  */

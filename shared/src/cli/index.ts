@@ -25,7 +25,14 @@ export {
   type ReportOptions,
 } from './exit-code.js';
 export { errorLine, MAX_ERROR_LINE } from './error-line.js';
-export { closeOnStopSignals, type StopLogger, type StopSignalOptions } from './stop-signals.js';
+export {
+  closeOnStopSignals,
+  endOnQuitLikeTerm,
+  STOP_SIGNALS,
+  type StopLogger,
+  type StopSignal,
+  type StopSignalOptions,
+} from './stop-signals.js';
 export { fulfilsWithin } from './fulfils-within.js';
 export { InterruptedError } from './interrupted-error.js';
 export { UsageError } from './usage-error.js';

@@ -18,8 +18,9 @@ export const WORKER_COMMAND_LINE = {
       description: 'units computed at once (default WQ_CONCURRENCY or the number of cores)',
     },
   },
-  notes: `SIGINT/SIGTERM/SIGHUP: stop taking jobs, let active units finish for WQ_SHUTDOWN_GRACE_MS
-(10000), then hand the rest back to the queue (exit 0; a second signal exits at once, 130).
+  notes: `SIGINT/SIGTERM/SIGHUP/SIGQUIT/SIGUSR2: stop taking jobs, let active units finish for
+WQ_SHUTDOWN_GRACE_MS (10000), then hand the rest back to the queue (exit 0; a second signal
+exits at once, 130).
 
 Until Redis answers the worker waits, with a log line every WQ_REDIS_WAIT_LOG_MS (30000).
 
@@ -56,6 +57,6 @@ export const DASHBOARD_COMMAND_LINE = {
   },
   notes: `DASHBOARD_TOKEN (at least 16 characters): every request then needs it, as
 "Authorization: Bearer <token>" or through the login form (a session cookie).
-Prints "dashboard: <url>" on stdout once listening; Ctrl-C/SIGTERM/SIGHUP closes it (within
-WQ_SHUTDOWN_GRACE_MS, also with Redis down).`,
+Prints "dashboard: <url>" on stdout once listening; Ctrl-C, SIGTERM, SIGHUP, SIGQUIT or SIGUSR2
+closes it (within WQ_SHUTDOWN_GRACE_MS, also with Redis down).`,
 } as const satisfies CommandDefinition;

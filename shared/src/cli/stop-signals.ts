@@ -1,7 +1,15 @@
-// How a long-running process (the worker, the dashboard) ends: the same graceful close on
-// SIGINT, SIGTERM and SIGHUP, or when the process that started it goes away, in one place so
-// both keep the same exit codes (0 after a clean close, 1 if it fails, 130 on a second signal).
+// How a long-running process (the worker, the dashboard) ends: the same graceful close on every
+// stop signal, or when the process that started it goes away, in one place so both keep the same
+// exit codes (0 after a clean close, 1 if it fails, 130 on a second signal).
 import { EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK } from './exit-code.js';
+
+/**
+ * The signals every process here treats as "close gracefully": Ctrl-C, kill, a hangup, and the
+ * two whose default would kill it without a word (SIGQUIT, Ctrl-\, also dumps core; SIGUSR2 is
+ * what some supervisors and nodemon send). SIGUSR1 is left to Node (it opens the inspector).
+ */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR2'] as const;
+export type StopSignal = (typeof STOP_SIGNALS)[number];
 
 /** The few logger methods this needs, so the CLI entry does not load a logger library. */
 export interface StopLogger {
@@ -37,8 +45,24 @@ export function closeOnStopSignals({ logger, message, close }: StopSignalOptions
       },
     );
   };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
+  for (const signal of STOP_SIGNALS) process.on(signal, stop);
   // Started with an IPC channel (`wq worker`, `wq dashboard`, `npm start`): when that parent
   // dies, even by kill -9, the channel closes and this process closes instead of living on.
   if (process.send !== undefined) process.once('disconnect', () => stop('parent exited'));
+}
+
+/**
+ * For a process with no graceful close of its own (the `wq` CLI, whose default on SIGTERM is to
+ * exit at once): SIGQUIT and SIGUSR2 end it exactly as SIGTERM does, rather than with a core
+ * dump or silently. The listener re-raises SIGTERM with no listener of its own left.
+ */
+export function endOnQuitLikeTerm(): void {
+  const asTerm = (signal: NodeJS.Signals): void => {
+    // A command that closes gracefully (`wq worker`, `wq dashboard`) listens to every stop
+    // signal itself: then this one is its business.
+    if (process.listenerCount(signal) > 1) return;
+    for (const quit of ['SIGQUIT', 'SIGUSR2'] as const) process.removeListener(quit, asTerm);
+    process.kill(process.pid, 'SIGTERM');
+  };
+  for (const signal of ['SIGQUIT', 'SIGUSR2'] as const) process.on(signal, asTerm);
 }

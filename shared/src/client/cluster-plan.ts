@@ -19,6 +19,8 @@ export interface ClusterPlanOptions {
   /** The largest unit size wanted (single-core seconds); smaller when the cluster is large. */
   readonly targetSeconds: number;
   readonly calibration?: Calibration;
+  /** Told the share of (n, D) planned so far (both passes), for a long plan's progress. */
+  readonly onProgress?: (fraction: number) => void;
 }
 
 export interface DepthPlanSummary {
@@ -74,6 +76,7 @@ export function planForCluster(
   // First the least total work, at the requested unit size, to learn the sweep's size.
   const first = new Map<string, PlannedDepth>();
   for (const { n, depth } of depths) {
+    options.onProgress?.(first.size / (2 * depths.length));
     first.set(
       key(n, depth),
       planDepth(n, depth, { ...base, targetSeconds: options.targetSeconds }),
@@ -87,6 +90,7 @@ export function planForCluster(
   );
   const plans = new Map<string, PlannedDepth>();
   for (const { n, depth } of depths) {
+    options.onProgress?.((depths.length + plans.size) / (2 * depths.length));
     // The kernel's chooser picks, with the cluster's memory cap and calibration.
     plans.set(key(n, depth), planDepth(n, depth, { ...base, targetSeconds }));
   }

@@ -4,6 +4,7 @@
 // all reach Redis through here.
 export {
   PipelineClient,
+  type PlanningStep,
   type SizeResults,
   type StatusReport,
   type SweepSubmission,
@@ -53,7 +54,13 @@ export {
   type Disagreement,
   type StoredSize,
 } from './result-store.js';
+export { duration, HugeSweepError } from './huge-sweep-error.js';
+export { estimateSweepSeconds, type SweepEstimateOptions } from './sweep-estimate.js';
 export {
+  CLOCK_SKEW_WARN_MS,
+  describeSizes,
+  type NotQueued,
+  notQueuedLine,
   SweepRegistry,
   parseSweepRecord,
   parseWorkerInfo,

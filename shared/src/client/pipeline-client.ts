@@ -35,6 +35,8 @@ import { type ClassicResult, classicSumJobId } from '../contracts/classic-jobs.j
 import { AggregateSignal } from './aggregate-signal.js';
 import { SubmitLock } from './submit-lock.js';
 import { SweepFailedError } from './sweep-failed-error.js';
+import { HugeSweepError } from './huge-sweep-error.js';
+import { estimateSweepSeconds } from './sweep-estimate.js';
 import {
   type SweepProgress,
   type UnfitUnit,
@@ -51,6 +53,21 @@ export interface SweepSubmission {
   /** Seconds spent planning (kernel estimates, plan records) and adding the flows. */
   readonly timing: { readonly planSeconds: number; readonly enqueueSeconds: number };
 }
+
+/** What a submission is doing, and how far its planning is (0 to 1; none once queuing). */
+export interface PlanningStep {
+  readonly what: string;
+  readonly fraction?: number;
+}
+
+/** The share of planning time the cluster plan takes (the rest: recording each n's plan). */
+const CLUSTER_PLAN_SHARE = 0.7;
+
+/**
+ * How long a submitter's mark lasts unless renewed (a third of it between renewals): a sweep
+ * whose submitter died reads as interrupted this long after.
+ */
+const SUBMITTING_TTL_MS = 6000;
 
 /** What `wq verify` found for one n. */
 export interface VerifyOutcome {
@@ -156,6 +173,10 @@ export class PipelineClient {
       audit?: boolean;
       /** Plan for this cluster rather than the live workers (e.g. one about to be started). */
       cluster?: ClusterDescription;
+      /** Queue it even when estimated beyond WQ_MAX_SWEEP_CORE_SECONDS (`--allow-huge`). */
+      allowHuge?: boolean;
+      /** Told as planning moves on, so that long planning need not be a silence. */
+      onPlanning?: (step: PlanningStep) => void;
     } = {},
   ): Promise<SweepSubmission> {
     await this.ping();
@@ -172,9 +193,22 @@ export class PipelineClient {
     const live = await this.registry.liveWorkers();
     const routing = this.routingFor(live);
     const cluster = options.cluster ?? this.clusterOf(live, routing);
-    const { depthPlans } = planForCluster(ns, cluster, { targetSeconds, calibration });
+    if (!options.allowHuge) await this.refuseHuge(ns, cluster, calibration, options);
+    const what = 'choosing algorithms and unit sizes';
+    const { depthPlans } = planForCluster(ns, cluster, {
+      targetSeconds,
+      calibration,
+      ...(options.onPlanning
+        ? {
+            onProgress: (f: number) =>
+              options.onPlanning?.({ what, fraction: CLUSTER_PLAN_SHARE * f }),
+          }
+        : {}),
+    });
     const plans: PlannedSize[] = [];
     for (const n of ns) {
+      const fraction = CLUSTER_PLAN_SHARE + ((1 - CLUSTER_PLAN_SHARE) * plans.length) / ns.length;
+      options.onPlanning?.({ what: `recording the plan of n = ${n}`, fraction });
       const planned = await planSize(n, this.store, {
         sweepId: id,
         targetSeconds,
@@ -191,18 +225,12 @@ export class PipelineClient {
       plans.push(planned);
     }
     const enqueueStarted = performance.now();
-    // Whether an n is queued, and adding it if not, is one step for all submitters at once.
-    const release = await new SubmitLock(this.redis, this.store.keys).acquire(
-      plans.filter((p) => p.flow).map((p) => p.n),
-    );
-    try {
-      await this.addFlows(plans, sizes, options.audit ?? false);
-    } finally {
-      await release();
-    }
-    const added = sizes.reduce((sum, size) => sum + size.jobs, 0);
-    const existing = options.sweepId ? await this.registry.get(options.sweepId) : undefined;
-    const sweep: SweepRecord = {
+    // The record exists before the first job is queued and says, n by n, what was: a submitter
+    // that dies half-way (Ctrl-C, a hangup) leaves a sweep that `wq status` shows as interrupted
+    // and `wq retry` finishes, not jobs that belong to no sweep.
+    const existing = options.sweepId ? await this.registry.find(options.sweepId) : undefined;
+    const queued: number[] = [];
+    const record = (): SweepRecord => ({
       id,
       ns: [...ns],
       createdAt: existing?.createdAt ?? new Date().toISOString(),
@@ -210,13 +238,58 @@ export class PipelineClient {
       units,
       estimates,
       ...(options.verify || options.audit ? { verify: true } : {}),
-    };
+      queued: [...queued],
+    });
+    await this.registry.markSubmitting(id, SUBMITTING_TTL_MS);
+    await this.registry.save(record());
+    const lease = setInterval(() => {
+      this.registry.markSubmitting(id, SUBMITTING_TTL_MS).catch(() => undefined);
+    }, SUBMITTING_TTL_MS / 3);
+    lease.unref();
+    try {
+      await this.addFlows(plans, sizes, options.audit ?? false, async (n) => {
+        queued.push(n);
+        await this.registry.save(record());
+        options.onPlanning?.({ what: `queued n = ${n}, ${queued.length} of ${ns.length} n` });
+      });
+    } finally {
+      clearInterval(lease);
+    }
+    const sweep: SweepRecord = { ...record(), submittedAt: new Date().toISOString() };
     await this.registry.save(sweep);
+    await this.registry.doneSubmitting(id);
+    const added = sizes.reduce((sum, size) => sum + size.jobs, 0);
     const timing = {
       planSeconds: (enqueueStarted - planStarted) / 1000,
       enqueueSeconds: (performance.now() - enqueueStarted) / 1000,
     };
     return { sweep, added, sizes, timing };
+  }
+
+  /**
+   * Refuses a sweep whose cheapest estimate (the kernel's, calibrated, per (n, D) without
+   * splitting: about a second even for n = 32) is beyond WQ_MAX_SWEEP_CORE_SECONDS, before
+   * anything is planned in full or queued. Stored n cost nothing (unless counted again).
+   */
+  private async refuseHuge(
+    ns: readonly number[],
+    cluster: ClusterDescription,
+    calibration: Calibration,
+    options: { readonly verify?: boolean; readonly audit?: boolean },
+  ): Promise<void> {
+    const recount = (options.verify ?? false) || (options.audit ?? false);
+    const stored = recount ? new Map<number, string>() : await this.store.sums(ns);
+    const todo = ns.filter((n) => !stored.has(n));
+    const coreSeconds = estimateSweepSeconds(todo, {
+      // The most memory any unit may get: the estimate is then the least the work can cost.
+      maxUnitBytes: cluster.memoryBytes,
+      calibration,
+      verify: recount,
+    });
+    const max = this.config.maxSweepCoreSeconds;
+    if (coreSeconds > max) {
+      throw new HugeSweepError(todo, coreSeconds, cluster.workers * cluster.slots, max);
+    }
   }
 
   /**
@@ -312,7 +385,10 @@ export class PipelineClient {
   }
 
   /** Names, on each unfinished n, its units that wait for memory no live worker has. */
-  async withUnfit(progress: SweepProgress): Promise<SweepProgress> {
+  async withUnfit(read: SweepProgress): Promise<SweepProgress> {
+    // And the n an unfinished (or interrupted) submission has not queued.
+    const notQueued = await this.registry.notQueued(read.sweep, read.sizes);
+    const progress = notQueued ? { ...read, notQueued } : read;
     const open = progress.sizes.filter((s) => s.state !== 'done').map((s) => s.n);
     const unfit = await this.unfitUnits(open);
     if (unfit.length === 0) return progress;
@@ -600,6 +676,8 @@ export class PipelineClient {
       targetSeconds: sweep.targetSeconds,
       sweepId: sweep.id,
       ...verify,
+      // Its size was accepted (or confirmed with --allow-huge) when it was first submitted.
+      allowHuge: true,
     });
   }
 
@@ -673,41 +751,77 @@ export class PipelineClient {
     plans: readonly PlannedSize[],
     sizes: { n: number; outcome: 'stored' | 'queued' | 'added'; jobs: number }[],
     audit: boolean,
+    /** Told each n once it is in Redis (added, found queued, or stored). */
+    onQueued: (n: number) => Promise<void>,
   ): Promise<void> {
     // Two flows in flight at most: Redis runs one flow's transaction while this process builds
     // the next one's (more would only hold more of them in memory at once).
     let previous: Promise<unknown> = Promise.resolve();
-    for (const planned of plans) {
-      const { n } = planned;
-      if (!planned.flow) {
-        sizes.push({ n, outcome: 'stored', jobs: 0 });
-        continue;
-      }
-      // A flow whose root exists would add its children a second time (BullMQ adds children
-      // of a duplicate parent), so an n already in the queues is left alone. A finished root
-      // without a stored S(n) (deleted by hand, withdrawn by a recount, or failed) is stale:
-      // it goes, with what is left of its flow, and the n is planned afresh.
-      // Planned before this submitter held the lock: another one may have finished n since
-      // (an audit recounts a stored n on purpose).
-      if (!audit && (await this.store.sums([n])).has(n)) {
-        sizes.push({ n, outcome: 'stored', jobs: 0 });
-        continue;
-      }
-      const state = await this.queues.aggregate.getJobState(sumJobId(n));
-      if (state !== 'unknown' && !(await this.removeIfFinished(sumJobId(n), state))) {
-        sizes.push({ n, outcome: 'queued', jobs: 0 });
-        continue;
-      }
-      await this.removeFinishedJobs(planned.flow);
-      await this.queues.count.register(flowQueues(planned.flow));
-      const adding = this.flows.add(planned.flow);
-      // Awaited on the next turn of this loop; until then its failure is not yet unhandled.
-      adding.catch(() => undefined);
+    let inFlight: number | undefined;
+    const landed = async (): Promise<void> => {
       await previous;
-      previous = adding;
-      sizes.push({ n, outcome: 'added', jobs: planned.jobs });
+      if (inFlight !== undefined) await onQueued(inFlight);
+      inFlight = undefined;
+    };
+    // Whether an n is queued, and adding it if not, is one step for all submitters at once. The
+    // locks are taken as the n come, in ascending n (two submitters never wait for each other
+    // in a circle), and held to the end.
+    const locks = new SubmitLock(this.redis, this.store.keys);
+    const releases: (() => Promise<void>)[] = [];
+    try {
+      for (const planned of [...plans].sort((a, b) => a.n - b.n)) {
+        await this.addFlow(planned, sizes, audit, { locks, releases, onQueued }, async (adding) => {
+          await landed();
+          previous = adding;
+          inFlight = planned.n;
+        });
+      }
+      await landed();
+    } finally {
+      await Promise.all(releases.map((release) => release()));
     }
-    await previous;
+  }
+
+  /** One n of `addFlows`; `adding` is given the add when it starts one. */
+  private async addFlow(
+    planned: PlannedSize,
+    sizes: { n: number; outcome: 'stored' | 'queued' | 'added'; jobs: number }[],
+    audit: boolean,
+    held: {
+      readonly locks: SubmitLock;
+      readonly releases: (() => Promise<void>)[];
+      readonly onQueued: (n: number) => Promise<void>;
+    },
+    adding: (add: Promise<unknown>) => Promise<void>,
+  ): Promise<void> {
+    const { n } = planned;
+    const handled = (outcome: 'stored' | 'queued'): Promise<void> => {
+      sizes.push({ n, outcome, jobs: 0 });
+      return held.onQueued(n);
+    };
+    if (!planned.flow) return handled('stored');
+    // Already in the queues (a retry after an interrupted submission finds most n so): nothing
+    // to add, so no lock to wait for (that of a submitter that died lapses only after a minute).
+    if (await this.isQueued(sumJobId(n))) return handled('queued');
+    held.releases.push(await held.locks.acquire([n]));
+    // A flow whose root exists would add its children a second time (BullMQ adds children
+    // of a duplicate parent), so an n already in the queues is left alone. A finished root
+    // without a stored S(n) (deleted by hand, withdrawn by a recount, or failed) is stale:
+    // it goes, with what is left of its flow, and the n is planned afresh.
+    // Planned before this submitter held the lock: another one may have finished n since
+    // (an audit recounts a stored n on purpose).
+    if (!audit && (await this.store.sums([n])).has(n)) return handled('stored');
+    const state = await this.queues.aggregate.getJobState(sumJobId(n));
+    if (state !== 'unknown' && !(await this.removeIfFinished(sumJobId(n), state))) {
+      return handled('queued');
+    }
+    await this.removeFinishedJobs(planned.flow);
+    await this.queues.count.register(flowQueues(planned.flow));
+    const add = this.flows.add(planned.flow);
+    // Awaited once the next n has started; until then its failure is not yet unhandled.
+    add.catch(() => undefined);
+    await adding(add);
+    sizes.push({ n, outcome: 'added', jobs: planned.jobs });
   }
 
   /**
@@ -830,6 +944,12 @@ export class PipelineClient {
       }
       await signal.sleep(options.pollMs ?? 250);
     }
+  }
+
+  /** True when this root job is waiting, running or waiting for its children (not finished). */
+  private async isQueued(id: string): Promise<boolean> {
+    const state = await this.queues.aggregate.getJobState(id);
+    return state !== 'unknown' && state !== 'completed' && state !== 'failed';
   }
 
   /** Removes a finished (completed or failed) root with its children; true when it is gone. */

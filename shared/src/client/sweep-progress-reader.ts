@@ -17,7 +17,7 @@ import {
 import { planUnits } from '../kernel/plan.js';
 import type { ClassicResultStore, StoredClassicSize } from './classic-result-store.js';
 import type { ResultStore, StoredSize } from './result-store.js';
-import type { SweepRecord, SweepRegistry } from './sweep-registry.js';
+import type { NotQueued, SweepRecord, SweepRegistry } from './sweep-registry.js';
 
 /**
  * What an n, an (n, D) or a whole sweep is doing. `queued`: nothing of it counted yet;
@@ -100,6 +100,8 @@ export interface SweepProgress {
   readonly elapsedSeconds: number;
   /** The sweep's own pace so far, extrapolated (null unless running). */
   readonly etaSeconds: number | null;
+  /** The n its submission has not queued (yet, or ever: interrupted); see SweepRegistry. */
+  readonly notQueued?: NotQueued;
 }
 
 export interface ProgressQueues {

@@ -1,4 +1,5 @@
 // Sweeps (what a user submitted) and live workers (heartbeats), for status, cancel and retry.
+// Liveness is judged on the Redis server's clock (TIME), the one clock every process shares.
 import type { RedisClient } from './connection.js';
 import { KeyedStore } from './keyed-store.js';
 import { InvalidInputError } from '../kernel/errors.js';
@@ -13,6 +14,7 @@ import {
 import { type StoreKeys, storeKeys } from '../contracts/store-keys.js';
 
 export type { SweepRecord, WorkerInfo } from '../contracts/sweep-record.js';
+export { CLOCK_SKEW_WARN_MS } from '../contracts/sweep-record.js';
 
 /** A SweepRecord read back from Redis, every field checked. */
 export function parseSweepRecord(value: unknown): SweepRecord {
@@ -69,32 +71,98 @@ export class SweepRegistry extends KeyedStore<StoreKeys> {
       .map((v) => parseJson(SweepRecordSchema, v, 'sweep record'));
   }
 
-  async heartbeat(info: WorkerInfo): Promise<void> {
-    await this.redis
-      .multi()
-      .zadd(this.keys.workers, Date.now(), info.id)
-      .hset(this.keys.workerInfo, info.id, JSON.stringify(info))
-      .exec();
+  /**
+   * Lists the worker as live, scored by the Redis server's clock (not the worker's: a worker
+   * whose clock runs hours ahead would otherwise stay listed long after it died, and one behind
+   * would never be listed). Returns the server's time of the heartbeat (ms).
+   */
+  async heartbeat(info: WorkerInfo): Promise<number> {
+    const at = await this.redis.eval(
+      HEARTBEAT,
+      3,
+      this.keys.workers,
+      this.keys.workerInfo,
+      this.keys.workerClocks,
+      info.id,
+      JSON.stringify(info),
+      String(Math.round(info.clockSkewMs ?? 0)),
+    );
+    return Number(at);
+  }
+
+  /**
+   * The Redis server's time (ms) and this host's clock minus it, the round trip's midpoint
+   * taken as the moment the server read its clock (off by at most half a round trip).
+   */
+  async clock(): Promise<{ readonly redisMs: number; readonly skewMs: number }> {
+    const sent = Date.now();
+    const [seconds, micros] = await this.redis.time();
+    const received = Date.now();
+    const redisMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    return { redisMs, skewMs: Math.round((sent + received) / 2 - redisMs) };
+  }
+
+  /**
+   * Each worker's clock minus the server's at its last heartbeat (ms), by worker id, gone
+   * workers included: what puts the times a worker recorded on the server's clock.
+   */
+  async clockSkews(): Promise<Map<string, number>> {
+    const all = await this.redis.hgetall(this.keys.workerClocks);
+    const skews = new Map<string, number>();
+    for (const [id, text] of Object.entries(all)) {
+      const skew = Number(text);
+      if (Number.isFinite(skew)) skews.set(id, skew);
+    }
+    return skews;
+  }
+
+  /**
+   * Says that a submitter is adding this sweep's flows, for `ttlMs`: renewed while it works, it
+   * lapses soon after the submitter dies, and the sweep then reads as interrupted.
+   */
+  async markSubmitting(id: string, ttlMs: number): Promise<void> {
+    await this.redis.set(this.keys.sweepSubmitting(id), '1', 'PX', ttlMs);
+  }
+
+  async doneSubmitting(id: string): Promise<void> {
+    await this.redis.del(this.keys.sweepSubmitting(id));
+  }
+
+  /**
+   * The n of a sweep whose submission never queued them: those the record does not list as
+   * queued that have neither a stored result nor jobs (`cancelled` to the progress reader).
+   * `interrupted` is false while a submitter is still at work on it. Undefined for a sweep
+   * whose submission completed (or was recorded before submissions were recorded step by step).
+   */
+  async notQueued(
+    sweep: SweepRecord,
+    sizes: readonly { readonly n: number; readonly state: string }[],
+  ): Promise<NotQueued | undefined> {
+    if (sweep.submittedAt !== undefined || sweep.queued === undefined) return undefined;
+    if (sweep.cancelledAt !== undefined) return undefined;
+    const queued = new Set(sweep.queued);
+    const ns = sizes.filter((s) => s.state === 'cancelled' && !queued.has(s.n)).map((s) => s.n);
+    if (ns.length === 0) return undefined;
+    const submitting = (await this.redis.exists(this.keys.sweepSubmitting(sweep.id))) === 1;
+    return { ns, interrupted: !submitting };
   }
 
   async removeWorker(id: string): Promise<void> {
     await this.redis.multi().zrem(this.keys.workers, id).hdel(this.keys.workerInfo, id).exec();
   }
 
-  /** Workers with a recent heartbeat; stale entries are pruned on the way. */
+  /**
+   * Workers with a heartbeat younger than WORKER_TTL_MS on the Redis server's clock; stale
+   * entries are pruned on the way (one script: the server's clock, the cut and the read agree).
+   */
   async liveWorkers(): Promise<WorkerInfo[]> {
-    const cutoff = Date.now() - WORKER_TTL_MS;
-    const stale = await this.redis.zrangebyscore(this.keys.workers, '-inf', `(${cutoff}`);
-    if (stale.length) {
-      await this.redis
-        .multi()
-        .zrem(this.keys.workers, ...stale)
-        .hdel(this.keys.workerInfo, ...stale)
-        .exec();
-    }
-    const ids = await this.redis.zrange(this.keys.workers, 0, -1);
-    if (ids.length === 0) return [];
-    const values = await this.redis.hmget(this.keys.workerInfo, ...ids);
+    const values = (await this.redis.eval(
+      LIVE_WORKERS,
+      2,
+      this.keys.workers,
+      this.keys.workerInfo,
+      String(WORKER_TTL_MS),
+    )) as (string | null)[];
     // An unreadable heartbeat (a forged or foreign one) is left out, not let stop status or a
     // submission: it names no worker this pipeline can use.
     return values.flatMap((v) => {
@@ -106,3 +174,62 @@ export class SweepRegistry extends KeyedStore<StoreKeys> {
     });
   }
 }
+
+/** What `notQueued` found: the n never queued, and whether their submitter is gone. */
+export interface NotQueued {
+  readonly ns: readonly number[];
+  readonly interrupted: boolean;
+}
+
+/** `n = 10..13` or `n = 3, 5..7`: a set of sizes as runs, for one line of status. */
+export function describeSizes(ns: readonly number[]): string {
+  const sorted = [...new Set(ns)].sort((a, b) => a - b);
+  const runs: string[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === (sorted[j] ?? 0) + 1) j++;
+    runs.push(j > i ? `${sorted[i]}..${sorted[j]}` : `${sorted[i]}`);
+    i = j + 1;
+  }
+  return `n = ${runs.join(', ')}`;
+}
+
+/** The one line `wq status` and the dashboard give a sweep whose submission did not finish. */
+export function notQueuedLine(sweepId: string, notQueued: NotQueued): string {
+  const sizes = describeSizes(notQueued.ns);
+  return notQueued.interrupted
+    ? `interrupted while queuing: ${sizes} not queued; wq retry ${sweepId} finishes it`
+    : `queuing: ${sizes} not queued yet`;
+}
+
+/** The server's time in ms, from TIME (seconds and microseconds). */
+const NOW_MS = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+/**
+ * KEYS: workers, worker info, worker clocks; ARGV: id, info JSON, skew. TIME before a write
+ * needs effects replication, the default from Redis 5 (and asked for on older servers).
+ */
+const HEARTBEAT = `
+if redis.replicate_commands then redis.replicate_commands() end
+${NOW_MS}
+redis.call('ZADD', KEYS[1], string.format('%.0f', now), ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
+return now`;
+
+/** KEYS: workers, worker info; ARGV: TTL (ms). The info of the live ones, false for none. */
+const LIVE_WORKERS = `
+if redis.replicate_commands then redis.replicate_commands() end
+${NOW_MS}
+local cutoff = string.format('(%.0f', now - tonumber(ARGV[1]))
+local stale = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', cutoff)
+for _, id in ipairs(stale) do
+  redis.call('ZREM', KEYS[1], id)
+  redis.call('HDEL', KEYS[2], id)
+end
+local ids = redis.call('ZRANGE', KEYS[1], 0, -1)
+local infos = {}
+for i, id in ipairs(ids) do infos[i] = redis.call('HGET', KEYS[2], id) end
+return infos`;

@@ -18,6 +18,7 @@ export const CONFIG_ENV = [
   'WQ_CONCURRENCY',
   'LOG_LEVEL',
   'WQ_TARGET_SECONDS',
+  'WQ_MAX_SWEEP_CORE_SECONDS',
   'WQ_ATTEMPTS',
   'WQ_SHUTDOWN_GRACE_MS',
   'WQ_LOCK_MS',
@@ -58,6 +59,11 @@ export interface WqConfig {
   readonly logLevel: LogLevel;
   /** The planner splits an (n, D) until no unit is estimated above this (single-core seconds). */
   readonly targetSeconds: number;
+  /**
+   * A sweep estimated above this many single-core seconds is refused before it is planned or
+   * queued (`wq sweep --allow-huge` overrides it). Default: a core-year.
+   */
+  readonly maxSweepCoreSeconds: number;
   /** Tries per job for transient errors (exponential backoff between them). */
   readonly attempts: number;
   /** How long a closing worker lets active units finish before handing them back. */
@@ -115,6 +121,7 @@ const OVERRIDDEN_BY: Readonly<
   WQ_CONCURRENCY: 'concurrency',
   LOG_LEVEL: 'logLevel',
   WQ_TARGET_SECONDS: 'targetSeconds',
+  WQ_MAX_SWEEP_CORE_SECONDS: 'maxSweepCoreSeconds',
   WQ_ATTEMPTS: 'attempts',
   WQ_SHUTDOWN_GRACE_MS: 'shutdownGraceMs',
   WQ_LOCK_MS: 'lockMs',
@@ -155,6 +162,10 @@ export function compileConfig(
     concurrency,
     logLevel: overrides.logLevel ?? vars.LOG_LEVEL ?? 'info',
     targetSeconds: overrides.targetSeconds ?? vars.WQ_TARGET_SECONDS ?? 30,
+    maxSweepCoreSeconds:
+      overrides.maxSweepCoreSeconds ??
+      vars.WQ_MAX_SWEEP_CORE_SECONDS ??
+      DEFAULT_MAX_SWEEP_CORE_SECONDS,
     attempts: overrides.attempts ?? vars.WQ_ATTEMPTS ?? 3,
     shutdownGraceMs: overrides.shutdownGraceMs ?? vars.WQ_SHUTDOWN_GRACE_MS ?? 10_000,
     lockMs,
@@ -224,6 +235,21 @@ const TargetSecondsSchema = v.message(
     v.maxValue(MAX_TARGET_SECONDS),
   ),
   `a number of seconds > 0 and ≤ ${MAX_TARGET_SECONDS} (a day)`,
+);
+
+/** A core-year: more than that is rarely meant (`wq sweep 32` would take ~1e22 of them). */
+export const DEFAULT_MAX_SWEEP_CORE_SECONDS = 365.25 * 86_400;
+
+/** Single-core seconds a sweep may be estimated at: a number > 0, e.g. `3.2e7`. */
+const CoreSecondsSchema = v.message(
+  v.pipe(
+    v.string(),
+    v.regex(/^\s*(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/),
+    v.transform(Number),
+    v.finite(),
+    v.gtValue(0),
+  ),
+  'a number of single-core seconds > 0, such as 3.2e7 (a core-year)',
 );
 
 const JOB_ID = /^n\d+-d\d+(-u\d+)?$/;
@@ -299,6 +325,7 @@ export const ConfigEnvSchema = v.object({
   WQ_CONCURRENCY: v.optional(positiveIntegerText(1024)),
   LOG_LEVEL: v.optional(LogLevelSchema),
   WQ_TARGET_SECONDS: v.optional(TargetSecondsSchema),
+  WQ_MAX_SWEEP_CORE_SECONDS: v.optional(CoreSecondsSchema),
   WQ_ATTEMPTS: v.optional(positiveIntegerText(100)),
   WQ_SHUTDOWN_GRACE_MS: v.optional(milliseconds(GRACE_RANGE)),
   WQ_LOCK_MS: v.optional(milliseconds(LOCK_RANGE)),

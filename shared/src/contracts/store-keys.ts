@@ -17,10 +17,17 @@ export interface StoreKeys {
   sweep(id: string): string;
   /** Hash n → completion time, for the n of one sweep that are done. */
   sweepDone(id: string): string;
+  /** String with a short expiry, renewed while a submitter is adding the sweep's flows. */
+  sweepSubmitting(id: string): string;
   /** Sorted set of worker ids by last heartbeat (ms). */
   readonly workers: string;
   /** Hash worker id → WorkerInfo JSON. */
   readonly workerInfo: string;
+  /**
+   * Hash worker id → its clock minus the Redis server's (ms) at its last heartbeat; kept after
+   * the worker has gone, so its stored unit times can still be put on the server's clock.
+   */
+  readonly workerClocks: string;
   /** Hash D → DepthResult JSON of the second algorithm's count (`wq sweep --verify`). */
   checkDepths(n: number): string;
   /** Hash unit key → UnitResult JSON of the second algorithm's units. */
@@ -51,8 +58,10 @@ export function storeKeys(prefix: string): StoreKeys {
     sweeps: `${prefix}:sweeps`,
     sweep: (id) => `${prefix}:sweep:${id}`,
     sweepDone: (id) => `${prefix}:sweep:${id}:done`,
+    sweepSubmitting: (id) => `${prefix}:sweep:${id}:submitting`,
     workers: `${prefix}:workers`,
     workerInfo: `${prefix}:workers:info`,
+    workerClocks: `${prefix}:workers:clock`,
     calibration: `${prefix}:results:calibration`,
     checkDepths: (n) => `${prefix}:results:check:N:${n}`,
     checkUnits: (n, depth) => `${prefix}:results:check:units:${n}:${depth}`,

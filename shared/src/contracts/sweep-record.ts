@@ -36,6 +36,20 @@ export const SweepRecordSchema = record({
   problem: v.optional(v.picklist(PROBLEMS, `one of ${PROBLEMS.join(', ')} or absent`)),
   /** A classic sweep's sample of units counted a second time (`--sample`). */
   sample: v.optional(v.message(v.pipe(v.number(), v.integer(), v.minValue(1)), 'units ≥ 1')),
+  /**
+   * The n whose flows the submission has handled so far (added, found queued or stored), in
+   * the order it took them. The record is saved before the first flow is added and again after
+   * each, so a submitter that dies mid-way leaves a record that says how far it got. Absent on
+   * records saved before submissions were recorded this way (those were saved complete).
+   */
+  queued: v.optional(
+    v.message(
+      v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(1))), v.readonly()),
+      'a list of sizes n ≥ 1 or absent',
+    ),
+  ),
+  /** When every n was handled; absent while queuing, or for ever if the submitter died. */
+  submittedAt: v.optional(v.string('an ISO time or absent')),
 });
 export type SweepRecord = v.InferOutput<typeof SweepRecordSchema>;
 
@@ -60,7 +74,19 @@ export const WorkerInfoSchema = record({
   jobsDone: v.optional(count),
   /** Milliseconds spent on count units since start, summed over its slots (running ones too). */
   busyMs: v.optional(v.message(v.pipe(v.number(), v.minValue(0)), 'a number ≥ 0')),
-  /** When this heartbeat was sent; with startedAt and concurrency it gives the busy share. */
+  /**
+   * When this heartbeat was sent; with startedAt and concurrency it gives the busy share. Both
+   * are on the Redis server's clock (the worker's own clock corrected by clockSkewMs).
+   */
   heartbeatAt: v.optional(v.string('an ISO time or absent')),
+  /**
+   * The worker's clock minus the Redis server's (ms), measured at this heartbeat. Liveness is
+   * scored on the server's clock whatever this says; beyond CLOCK_SKEW_WARN_MS `wq status`
+   * names it, since the worker's own times (its logs, BullMQ's job times) are off by as much.
+   */
+  clockSkewMs: v.optional(v.message(v.pipe(v.number(), v.finite()), 'a number of ms or absent')),
 });
 export type WorkerInfo = v.InferOutput<typeof WorkerInfoSchema>;
+
+/** A worker clock this far (ms) from the Redis server's is reported (heartbeat, `wq status`). */
+export const CLOCK_SKEW_WARN_MS = 2000;

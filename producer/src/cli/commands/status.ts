@@ -1,7 +1,16 @@
 // `wq status [--json]`: every sweep with n done/total and per-n progress, and the live workers.
+import { CLOCK_SKEW_WARN_MS, notQueuedLine, type WorkerInfo } from '@weak-queens/shared/client';
 import { defineCommand } from '../command.js';
 import { withPipelineClient } from '../pipeline-connection.js';
 import { formatBytes, unfitLines } from '../unfit-lines.js';
+
+/** A worker whose clock is off the Redis server's says by how much (its times are off as far). */
+function clockLine(w: WorkerInfo): string {
+  const skew = w.clockSkewMs;
+  if (skew === undefined || Math.abs(skew) <= CLOCK_SKEW_WARN_MS) return '';
+  const seconds = Math.round(Math.abs(skew) / 1000);
+  return `  clock ${seconds} s ${skew > 0 ? 'ahead of' : 'behind'} Redis`;
+}
 
 export const statusCommand = defineCommand(
   {
@@ -34,6 +43,7 @@ export const statusCommand = defineCommand(
           lines.push(`  n = ${String(size.n).padStart(2)}  ${size.state.padEnd(9)}  ${detail}`);
         }
         lines.push(...unfitLines(s).map((line) => `  ${line}`));
+        if (s.notQueued) lines.push(`  ${notQueuedLine(s.sweep.id, s.notQueued)}`);
       }
       if (report.sweeps.length === 0) lines.push('no sweeps');
       for (const d of report.disagreements) {
@@ -47,7 +57,7 @@ export const statusCommand = defineCommand(
         const slot = w.slotBytes ? ` (${formatBytes(w.slotBytes)} per slot)` : '';
         const version = w.version ? `  v${w.version}` : '';
         lines.push(
-          `  ${w.id}  host ${w.host}  slots ${w.concurrency}${memory}${slot}${version}  since ${w.startedAt}`,
+          `  ${w.id}  host ${w.host}  slots ${w.concurrency}${memory}${slot}${version}  since ${w.startedAt}${clockLine(w)}`,
         );
       }
       process.stdout.write(lines.join('\n') + '\n');

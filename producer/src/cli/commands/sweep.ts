@@ -12,6 +12,7 @@ import type { PipelineClient } from '@weak-queens/shared/client';
 import { defineCommand } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
 import { N_SPEC } from './n-spec.js';
+import { planningReporter } from '../planning-reporter.js';
 
 export const sweepCommand = defineCommand(
   {
@@ -57,6 +58,11 @@ by the other method; with --json, {"n":16,"Q":"…","unique":"…"})`,
         description: `split an (n, D) into units of about s single-core seconds, a number
 > 0 and ≤ ${MAX_TARGET_SECONDS} (default WQ_TARGET_SECONDS or 30)`,
       },
+      'allow-huge': {
+        type: 'boolean',
+        description: `queue it even when its estimate is beyond WQ_MAX_SWEEP_CORE_SECONDS
+(default a core-year); without it such a sweep is refused (exit 2)`,
+      },
     },
     notes: `Values already in the result store are not recomputed; an n already queued is not added again.
 With --wait, progress goes to stderr: a bar on a terminal, else a line every 10 s (or 10 %).`,
@@ -86,7 +92,11 @@ With --wait, progress goes to stderr: a bar on a terminal, else a line every 10 
       if (problem === 'classic') {
         return await classicSweep(client, ns, { ...values, sample });
       }
-      const submission = await client.submit(ns, { verify: values.verify });
+      const submission = await client.submit(ns, {
+        verify: values.verify,
+        allowHuge: values['allow-huge'],
+        onPlanning: planningReporter('wq sweep'),
+      });
       if (!reportSubmission(`sweep ${submission.sweep.id}`, submission, values)) return 0;
       const { followSweep } = await import('../follow.js');
       await followSweep(client, submission.sweep.id, { json: values.json });

@@ -1,0 +1,41 @@
+// Thrown by `submit` when a sweep is estimated beyond WQ_MAX_SWEEP_CORE_SECONDS: refused before
+// anything is planned in full or queued, with the estimate and the flag that overrides the bound.
+import { WeakQueensError } from '../kernel/errors.js';
+import { describeSizes } from './sweep-registry.js';
+
+const YEAR_SECONDS = 365.25 * 86_400;
+
+export class HugeSweepError extends WeakQueensError {
+  /** What was asked must change (or be confirmed with --allow-huge): exit 2. */
+  readonly retryable = false;
+  constructor(
+    readonly ns: readonly number[],
+    /** Expected single-core seconds of the whole sweep (calibrated kernel estimates). */
+    readonly coreSeconds: number,
+    /** Slots of the cluster it was planned for (the live workers, or this machine's). */
+    readonly slots: number,
+    readonly maxCoreSeconds: number,
+  ) {
+    super(
+      `${describeSizes(ns)} is estimated at ${duration(coreSeconds)} of one core ` +
+        `(${duration(coreSeconds / slots)} on the ${slots} slot${slots === 1 ? '' : 's'} there are), ` +
+        `beyond WQ_MAX_SWEEP_CORE_SECONDS (${duration(maxCoreSeconds)}); nothing was queued; ` +
+        `--allow-huge queues it anyway`,
+    );
+  }
+}
+
+/** Seconds as a person reads them: `3.2e22 years`, `41 days`, `5.0 hours`, `12 s`. */
+export function duration(seconds: number): string {
+  const years = seconds / YEAR_SECONDS;
+  if (years >= 1e4) return `${years.toExponential(1)} years`;
+  if (years >= 1) return `${round(years)} year${round(years) === '1' ? '' : 's'}`;
+  if (seconds >= 2 * 86_400) return `${round(seconds / 86_400)} days`;
+  if (seconds >= 2 * 3600) return `${round(seconds / 3600)} hours`;
+  if (seconds >= 120) return `${round(seconds / 60)} min`;
+  return `${round(seconds)} s`;
+}
+
+function round(x: number): string {
+  return x >= 100 ? String(Math.round(x)) : String(Math.round(x * 10) / 10);
+}
