@@ -55,7 +55,7 @@ export interface BenchRecord {
 }
 
 /** Which bench the arguments pick. */
-export function benchOf(args: readonly string[]): string {
+function benchOf(args: readonly string[]): string {
   const flag = BENCH_FLAGS.find((name) => args.includes(`--${name}`));
   return flag ?? 'kernel';
 }
@@ -116,7 +116,7 @@ export async function recordBench(
 }
 
 /** Splits a bench's output into its Markdown tables and its other lines. */
-export function parseOutput(text: string): Pick<BenchRecord, 'tables' | 'notes'> {
+function parseOutput(text: string): Pick<BenchRecord, 'tables' | 'notes'> {
   const tables: BenchTable[] = [];
   const notes: string[] = [];
   let current: string[][] | undefined;

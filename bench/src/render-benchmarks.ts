@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { repositoryRoot } from './baseline.js';
 import { RESULTS_DIR, type BenchRecord, type BenchTable } from './bench-record.js';
 
-export const BENCHMARKS_MD = join(repositoryRoot, 'docs', 'benchmarks.md');
+const BENCHMARKS_MD = join(repositoryRoot, 'docs', 'benchmarks.md');
 const NOTES_MD = join(RESULTS_DIR, 'NOTES.md');
 
 /** What each bench measures, in the order the page lists them. */
@@ -72,7 +72,7 @@ const BENCHES: readonly {
 ];
 
 /** Reads every record in bench/results, oldest first. */
-export function readRecords(dir = RESULTS_DIR): BenchRecord[] {
+function readRecords(dir = RESULTS_DIR): BenchRecord[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((name) => name.endsWith('.json'))
@@ -81,7 +81,7 @@ export function readRecords(dir = RESULTS_DIR): BenchRecord[] {
 }
 
 /** The whole page for these records (and the hand-kept notes, if any). */
-export function renderBenchmarks(records: readonly BenchRecord[], notes?: string): string {
+function renderBenchmarks(records: readonly BenchRecord[], notes?: string): string {
   const out: string[] = [
     '# Benchmarks',
     '',

@@ -17,7 +17,7 @@ const LABELLED_LANE = 10;
 const MAX_PLOT_HEIGHT = 640;
 
 /** A colour per D (or per n), spread over the hue circle from blue through green to red. */
-export function spectrumColour(index: number, last: number): string {
+function spectrumColour(index: number, last: number): string {
   const hue = 220 - (index / Math.max(1, last)) * 220;
   return `hsl(${Math.round(hue)} 68% 50%)`;
 }

@@ -3,7 +3,7 @@
 import type { NextFunction, Request, Response } from 'express';
 
 /** The page's policy: scripts and styles from this origin only (uPlot sets styles from JS). */
-export const PAGE_CSP = [
+const PAGE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
@@ -16,7 +16,7 @@ export const PAGE_CSP = [
 ].join('; ');
 
 /** bull-board's page styles its loading screen inline; its scripts are still files only. */
-export const BULL_BOARD_CSP = PAGE_CSP.replace(
+const BULL_BOARD_CSP = PAGE_CSP.replace(
   "style-src 'self'",
   "style-src 'self' 'unsafe-inline'",
 );

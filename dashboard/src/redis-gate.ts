@@ -6,7 +6,7 @@ import type { RedisClient } from '@weak-queens/shared/client';
 import { HttpError } from './http-error.js';
 
 /** How long a read may wait for Redis before it is answered with 503. */
-export const READ_DEADLINE_MS = 5_000;
+const READ_DEADLINE_MS = 5_000;
 
 export function redisUnavailable(detail = 'Redis cannot be reached right now'): HttpError {
   return new HttpError(503, 'redis_unavailable', detail);

@@ -26,7 +26,7 @@ function query<const E extends v.ObjectEntries>(entries: E) {
 
 const name = { name: 'query parameter', qualify: false } as const;
 
-export const SweepIdSchema = v.message(
+const SweepIdSchema = v.message(
   v.pipe(v.string(), v.regex(SWEEP_ID)),
   'a sweep id: 1 to 64 letters, digits, "_" or "-"',
 );
@@ -35,14 +35,14 @@ export function parseSweepId(text: unknown): string {
   return parseInput(SweepIdSchema, text, { name: 'id' });
 }
 
-export const SweepListQuerySchema = query({ limit: v.optional(integerText(1, 200), '20') });
+const SweepListQuerySchema = query({ limit: v.optional(integerText(1, 200), '20') });
 export type SweepListQuery = v.InferOutput<typeof SweepListQuerySchema>;
 
 export function parseSweepListQuery(input: unknown): SweepListQuery {
   return parseInput(SweepListQuerySchema, input, name);
 }
 
-export const TimelineQuerySchema = query({
+const TimelineQuerySchema = query({
   /** At most this many units in the answer (the first by start time). */
   limit: v.optional(integerText(1, MAX_TIMELINE_UNITS), String(MAX_TIMELINE_UNITS)),
 });
@@ -52,7 +52,7 @@ export function parseTimelineQuery(input: unknown): TimelineQuery {
   return parseInput(TimelineQuerySchema, input, name);
 }
 
-export const EmptyQuerySchema = query({});
+const EmptyQuerySchema = query({});
 
 export function parseEmptyQuery(input: unknown): void {
   parseInput(EmptyQuerySchema, input, name);
@@ -61,7 +61,7 @@ export function parseEmptyQuery(input: unknown): void {
 /** Board sizes as an n-spec ("4-12"), parsed by parseNSpec, which says what is allowed. */
 const nSpec = (field: string) => refine((spec: string) => parseNSpec(spec, field));
 
-export type ResultsFormat = 'json' | 'csv';
+type ResultsFormat = 'json' | 'csv';
 
 export interface ResultsQuery {
   /** Undefined: every n with something stored. */
@@ -71,7 +71,7 @@ export interface ResultsQuery {
   readonly download: boolean;
 }
 
-export const ResultsQuerySchema = v.pipe(
+const ResultsQuerySchema = v.pipe(
   query({
     /** Absent: every n with something stored. */
     n: v.optional(v.pipe(single, nSpec('n'))),
@@ -97,7 +97,7 @@ export function parseResultsQuery(input: unknown): ResultsQuery {
 const NS_ALLOWED = `sizes from 1 to ${MAX_N} as "14", "4-12" or "4,6,10-12"`;
 
 /** The body of POST /api/sweeps: `{"ns": "1-10", "targetSeconds": 30}`. */
-export const SweepRequestSchema = record(
+const SweepRequestSchema = record(
   {
     ns: v.pipe(v.message(v.pipe(v.string(), v.maxLength(200)), NS_ALLOWED), nSpec('ns')),
     targetSeconds: v.optional(
@@ -119,7 +119,7 @@ export function parseSweepRequest(body: unknown): SweepRequest {
 }
 
 /** The body of cancel and retry: nothing, or an empty object. */
-export const EmptyBodySchema = v.union(
+const EmptyBodySchema = v.union(
   [v.undefined(), v.null(), record({}, { onlyKnown: 'no body or {}' })],
   'no body or {}',
 );

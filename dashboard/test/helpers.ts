@@ -60,7 +60,7 @@ export function uniquePrefix(label = 'dash'): string {
 
 export const silent = createLogger({ level: 'silent', pretty: false });
 
-export function testConfig(url: string, prefix: string): WqConfig {
+function testConfig(url: string, prefix: string): WqConfig {
   return compileConfig({ REDIS_URL: url, WQ_PREFIX: prefix });
 }
 

@@ -6,7 +6,7 @@ import type { PipelineClient, RedisUnavailableError } from '@weak-queens/shared/
 import { compileConfig, type WqConfig } from '@weak-queens/shared/contracts';
 
 /** Probes before a command gives up on Redis: about 4 s of pauses in all. */
-export const REDIS_ATTEMPTS = 5;
+const REDIS_ATTEMPTS = 5;
 
 export async function openPipelineClient(
   config: WqConfig,

@@ -6,7 +6,7 @@ import { UnitFailedError } from './unit-failed-error.js';
 import type { UnitEvents, UnitRunner } from './unit-runner.js';
 
 /** Below this estimate a transfer costs about as much to start a team for as to count. */
-export const TEAM_MIN_SECONDS = 0.25;
+const TEAM_MIN_SECONDS = 0.25;
 
 export class PoolRunner implements UnitRunner {
   private readonly pool: KernelPool;

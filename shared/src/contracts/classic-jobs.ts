@@ -112,7 +112,7 @@ function unitsOfBoard<T extends { readonly n: number }>(
 }
 
 /** A `classic-unit` job: count one unit of Q(n) by `method`. */
-export const ClassicUnitJobSchema = v.pipe(
+const ClassicUnitJobSchema = v.pipe(
   onClassicBoard({
     problem,
     sweepId,
@@ -148,7 +148,7 @@ export type ClassicUnitJobData = v.InferOutput<typeof ClassicUnitJobSchema>;
 export const parseClassicUnitJobData = parserOf(ClassicUnitJobSchema, 'classic unit job');
 
 /** A `classic-sum` job: Q(n) and the classes over every unit, each exactly once. */
-export const ClassicSumJobSchema = v.pipe(
+const ClassicSumJobSchema = v.pipe(
   onClassicBoard({
     problem,
     sweepId,
@@ -169,7 +169,7 @@ export type ClassicSumJobData = v.InferOutput<typeof ClassicSumJobSchema>;
 export const parseClassicSumJobData = parserOf(ClassicSumJobSchema, 'classic sum job');
 
 /** What a `classic-unit` job returns and the store keeps: one unit's subtotals with its class. */
-export const ClassicUnitResultSchema = v.pipe(
+const ClassicUnitResultSchema = v.pipe(
   onClassicBoard({
     kind: v.literal('classic-unit', '"classic-unit"'),
     n: integer,
@@ -194,7 +194,7 @@ export type ClassicUnitResult = v.InferOutput<typeof ClassicUnitResultSchema>;
 export const parseClassicUnitResult = parserOf(ClassicUnitResultSchema, 'classic unit result');
 
 /** What a `classic-sum` job returns and the store keeps per n. */
-export const ClassicResultSchema = onClassicBoard({
+const ClassicResultSchema = onClassicBoard({
   kind: v.literal('classic', '"classic"'),
   n: integer,
   /** Q(n), OEIS A000170. */

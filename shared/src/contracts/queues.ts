@@ -12,7 +12,7 @@ export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
  * holds that class consume. A small worker so never fetches a unit it would have to refuse.
  * Powers of two keep the classes few (one per doubling) whatever the machines' sizes.
  */
-export const COUNT_CLASS_SEPARATOR = '@';
+const COUNT_CLASS_SEPARATOR = '@';
 
 /** The memory class of a unit of `bytes`: the smallest power of two ≥ bytes (≥ 1). */
 export function memoryClassOf(bytes: number): number {

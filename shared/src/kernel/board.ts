@@ -27,11 +27,6 @@ export function popcount(x: number): number {
   return Math.imul(x, 0x01010101) >>> 24;
 }
 
-/** Index of the lowest set bit of a non-zero 32-bit integer. */
-export function lowestBit(x: number): number {
-  return 31 - Math.clz32(x & -x);
-}
-
 /** Columns a queen at `column` forbids `distance` rows below it (those on the board). */
 export function attackedBy(n: number, column: number, distance: number): number {
   let mask = 1 << column;

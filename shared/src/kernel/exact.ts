@@ -6,7 +6,7 @@
  * Each prime is below 2^27, so a sum of up to 32 residues stays below 2^32: hot loops add
  * into Uint32Array cells without reducing and take one `%` per cell per step.
  */
-export const PRIME_LIMIT = 2 ** 27;
+const PRIME_LIMIT = 2 ** 27;
 export const MAX_ADDENDS = 32;
 
 const PRIMES: number[] = findPrimesBelow(PRIME_LIMIT, 8);

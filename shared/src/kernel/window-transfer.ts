@@ -49,6 +49,11 @@ export interface TransferShape {
   readonly meetsInMiddle: boolean;
   /** Steps the longer count vector takes. */
   readonly steps: number;
+  /**
+   * Meeting in the middle: the steps of the vector it is paired with (`rows − steps`, which
+   * is `steps` or `steps − 1` at the middle row, fewer where the meeting row is shifted).
+   */
+  readonly pairedSteps: number;
   readonly counts: 'uint16' | 'float64' | 'residues';
   /** Bytes of one count vector per kept window. */
   readonly countBytes: number;
@@ -57,17 +62,44 @@ export interface TransferShape {
 /** Counts in doubles stay below 2^52, so their 26-bit halves multiply exactly (see dot). */
 const DOUBLE_LIMIT = 2 ** 52;
 
-export function transferShape(n: number, depth: number, prefixLength: number): TransferShape {
+/**
+ * How a count runs. `meetShift` moves the row where a whole count meets that many rows past
+ * the middle (as far as the board allows): the same N(n, D) from other partial counts, which
+ * is how a verified sweep's second count by the transfer differs from its first.
+ */
+export function transferShape(
+  n: number,
+  depth: number,
+  prefixLength: number,
+  meetShift = 0,
+): TransferShape {
   const meetsInMiddle = prefixLength === 0;
   const rows = n - Math.max(depth, prefixLength);
-  const steps = meetsInMiddle ? Math.ceil(rows / 2) : rows;
+  const steps = meetsInMiddle ? Math.min(rows, Math.ceil(rows / 2) + meetShift) : rows;
+  const pairedSteps = meetsInMiddle ? rows - steps : 0;
   // Every row after a window's D rows avoids the D columns of the window before it, so it has
   // at most n − D choices and no count can exceed (n − D)^steps.
   const bound = (n - depth) ** steps;
   const counts = bound < 2 ** 16 ? 'uint16' : bound < DOUBLE_LIMIT ? 'float64' : 'residues';
   const countBytes =
     counts === 'uint16' ? 2 : counts === 'float64' ? 8 : 4 * new ResidueSystem(n).size;
-  return { meetsInMiddle, steps, counts, countBytes };
+  return { meetsInMiddle, steps, pairedSteps, counts, countBytes };
+}
+
+/**
+ * Whether a count must keep a copy of the vector it pairs with: its meeting row is shifted
+ * past the middle, so that vector is neither the last nor the one before.
+ */
+export function keepsPairedVector(shape: TransferShape): boolean {
+  return shape.meetsInMiddle && shape.pairedSteps < shape.steps - 1;
+}
+
+/** Copies `from` into `to` (two count vectors of one shape), cells [lo, hi) only if given. */
+export function copyVector<V>(from: V, to: V, lo?: number, hi?: number): void {
+  const source = from as unknown as Uint16Array;
+  const target = to as unknown as Uint16Array;
+  const start = lo ?? 0;
+  target.set(source.subarray(start, hi ?? source.length), start);
 }
 
 /**
@@ -118,7 +150,7 @@ export const TABLE_BYTES_PER_NODE = 4 + 2 + 4;
  * Builds the window table for 1 ≤ D ≤ n−1, and locates the windows extending `focus` (at most
  * D columns; an empty focus selects every window). Levels below D−1 are temporary.
  */
-export function buildWindowTable(n: number, depth: number, focus: readonly number[]): WindowTable {
+function buildWindowTable(n: number, depth: number, focus: readonly number[]): WindowTable {
   const full = fullMask(n);
   const rows = Math.ceil(n / 2); // kept oldest columns
   const below = (c: number): number => (1 << c) - 1;
@@ -396,6 +428,8 @@ export function countByWindowTransfer(
   prefix: readonly number[],
   onProgress?: ProgressCallback,
   part?: TransferPart,
+  /** Meet this many rows past the middle (a second, independent-path count; see transferShape). */
+  meetShift = 0,
 ): bigint {
   if (part) assertTransferPart(part, prefix.length);
   const trivial = countWithoutSearch(n, depth, prefix);
@@ -403,9 +437,8 @@ export function countByWindowTransfer(
   if (trivial !== undefined) return part && part.index > 0 ? 0n : trivial;
   // A prefix longer than a window only matters through its last D columns.
   const focus = prefix.length > depth ? prefix.slice(prefix.length - depth) : prefix;
-  const shape = transferShape(n, depth, prefix.length);
+  const shape = transferShape(n, depth, prefix.length, meetShift);
   const table = buildWindowTable(n, depth, focus);
-  const rows = n - Math.max(depth, prefix.length);
   const conflictOf = conflictsAtDepth(n, depth);
   const whole = wholeRange(table);
   const paired = part ? nodeRangeOf(table, ...partNodes(table.childMask.length, part)) : whole;
@@ -415,14 +448,18 @@ export function countByWindowTransfer(
   const run = <V>(step: Stepper<V>): bigint => {
     let current = step.ones();
     let next = step.zeros();
+    // A shifted meeting row pairs the last vector with one from further back: kept aside.
+    const kept = keepsPairedVector(shape) ? step.zeros() : undefined;
+    if (kept && shape.pairedSteps === 0) copyVector(current, kept);
     for (let done = 0; done < shape.steps; done++) {
       step.run(current, next, whole);
       [current, next] = [next, current];
+      if (kept && done + 1 === shape.pairedSteps) copyVector(current, kept);
       onProgress?.((done + 2) / units);
     }
     if (!shape.meetsInMiddle) return step.rangeSum(current);
     // An even number of rows pairs G_k with itself; an odd one G_k (next) with G_k+1.
-    const a = 2 * shape.steps === rows ? current : next;
+    const a = kept ?? (shape.pairedSteps === shape.steps ? current : next);
     const half = step.dot(a, current, paired);
     // Only a one-column window (D = 1, n odd) can be its own mirror image: counted once (by
     // the first part).
@@ -461,7 +498,7 @@ export interface NodeRange {
 }
 
 /** Every node of the table. */
-export function wholeRange(table: WindowTable): NodeRange {
+function wholeRange(table: WindowTable): NodeRange {
   return { start: 0, end: table.childMask.length, first: 0, next: table.rowStart };
 }
 
