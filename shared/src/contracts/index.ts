@@ -115,15 +115,7 @@ export {
   knownValue,
   UNIQUE_QUEENS,
 } from './references.js';
-export {
-  MACHINE_MEMORY_SHARE,
-  WORKER_MEMORY_SHARE,
-  containerLimits,
-  defaultSlotMemory,
-  defaultSlots,
-  defaultWorkerMemory,
-} from './worker-memory.js';
-export { CGROUP_ROOT, type CgroupLimits, readCgroupLimits } from './cgroup-limits.js';
+export { MACHINE_MEMORY_SHARE, defaultSlotMemory, defaultWorkerMemory } from './worker-memory.js';
 export { parseNSpec } from './n-spec.js';
 export {
   CLOCK_SKEW_WARN_MS,
