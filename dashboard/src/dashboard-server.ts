@@ -15,7 +15,14 @@ import {
   RedisUnavailableError,
 } from '@weak-queens/shared/client';
 import { fulfilsWithin } from '@weak-queens/shared/cli';
-import { InvalidInputError, QUEUE_NAMES, WeakQueensError } from '@weak-queens/shared/contracts';
+import {
+  InvalidInputError,
+  QUEUE_NAMES,
+  RedisOutOfMemoryError,
+  RedisReadOnlyError,
+  redisRefusalOf,
+  WeakQueensError,
+} from '@weak-queens/shared/contracts';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { apiRouter } from './api-router.js';
 import { TokenAuth } from './auth.js';
@@ -223,6 +230,15 @@ function errorHandler(logger: CompiledDashboardOptions['logger']) {
 
 function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
+  // Redis refused the write (out of memory, or a read-only replica): the service, not the
+  // caller, must change, and the answer says how.
+  const refusal = redisRefusalOf(err);
+  if (refusal instanceof RedisOutOfMemoryError) {
+    return new HttpError(503, 'redis_out_of_memory', refusal.message);
+  }
+  if (refusal instanceof RedisReadOnlyError) {
+    return new HttpError(503, 'redis_read_only', refusal.message);
+  }
   // Redis went away while the request was being served: not the caller's fault, nor a bug.
   if (err instanceof RedisUnavailableError || isConnectionError(err)) return redisUnavailable();
   if (err instanceof InvalidInputError) {

@@ -26,6 +26,7 @@ import { createAggregateProcessor } from './aggregate-processor.js';
 import { createCountProcessor } from './count-processor.js';
 import { problemProcessors, routeByProblem } from './problem-processors.js';
 import { RedisOutage } from './redis-outage.js';
+import { ErrorBackoff } from './error-backoff.js';
 import {
   type CompiledWorkerServiceOptions,
   compileWorkerServiceOptions,
@@ -73,12 +74,18 @@ export class WorkerService {
   private heartbeatTimer?: NodeJS.Timeout;
   private closing?: Promise<void>;
   private readonly outage: RedisOutage;
+  private readonly errors: ErrorBackoff;
 
   constructor(options: WorkerServiceOptions) {
     this.options = compileWorkerServiceOptions(options);
     const { config, logger, concurrency, id } = this.options;
     this.id = id;
     this.outage = new RedisOutage(logger, config.redisWaitLogMs);
+    this.errors = new ErrorBackoff({
+      logger,
+      workers: () => [...this.countWorkers.values(), this.aggregateWorker],
+      closing: () => this.closing !== undefined,
+    });
     this.redis = createRedis(config, 'worker');
     // Without a listener ioredis prints every failed reconnect (Redis restarting) as unhandled.
     this.redis.on('error', (err) => this.outage.report(err, 'result store'));
@@ -136,8 +143,9 @@ export class WorkerService {
   private watchErrors(worker: Worker, queue: string): void {
     worker.on('error', (err) => {
       if (isConnectionError(err)) this.outage.report(err, `${queue} queue`);
-      else this.options.logger.error({ err, queue }, 'worker error');
+      else this.errors.report(err, `${queue} queue`);
     });
+    worker.on('completed', () => this.errors.succeeded());
   }
 
   private addCountWorker(queue: string): Worker {
@@ -199,7 +207,7 @@ export class WorkerService {
         () => this.outage.recovered(),
         (err: unknown) => {
           if (isConnectionError(err)) this.outage.report(err, 'heartbeat');
-          else logger.warn({ err }, 'heartbeat failed');
+          else this.errors.report(err, 'heartbeat', false);
         },
       );
     }, heartbeatMs);
@@ -227,6 +235,7 @@ export class WorkerService {
   private async shutdown(): Promise<void> {
     const { logger, shutdownGraceMs } = this.options;
     clearInterval(this.heartbeatTimer);
+    this.errors.close();
     logger.info({ graceMs: shutdownGraceMs }, 'worker closing');
     const countClosed = Promise.all([...this.countWorkers.values()].map((w) => w.close()));
     const aggregateClosed = this.aggregateWorker.close();

@@ -48,18 +48,21 @@ export class ProgressBar {
     return this.terminal || this.plain;
   }
 
-  /** Shows `fraction` (0..1) of the work as done, with a detail such as "5/11 n"; cheap. */
-  update(fraction: number, detail = ''): void {
+  /**
+   * Shows `fraction` (0..1) of the work as done, with a detail such as "5/11 n"; cheap. `last`
+   * (the work is done) is always shown, so the final line says what the results say.
+   */
+  update(fraction: number, detail = '', last = false): void {
     const now = this.now();
     const clamped = Math.min(1, Math.max(0, fraction));
     if (this.terminal) {
-      if (now - this.lastDraw < REDRAW_MS) return;
+      if (now - this.lastDraw < REDRAW_MS && !last) return;
       this.lastDraw = now;
       this.stream.write(`\r\x1b[K${this.line(clamped, detail, now)}`);
       this.visible = true;
     } else if (this.plain) {
       const step = Math.floor(clamped * PLAIN_STEPS);
-      if (now - this.lastPlain < PLAIN_EVERY_MS && step <= this.lastStep) return;
+      if (now - this.lastPlain < PLAIN_EVERY_MS && step <= this.lastStep && !last) return;
       this.lastPlain = now;
       this.lastStep = step;
       this.stream.write(`${this.line(clamped, detail, now)}\n`);

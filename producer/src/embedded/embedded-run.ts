@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { compileConfig } from '@weak-queens/shared/contracts';
 import { type Logger, waitForRedis } from '@weak-queens/shared/client';
 import { InterruptedError } from '@weak-queens/shared/cli';
-import { followSweep } from '../cli/follow.js';
+import { followSweep, submitSweep } from '../cli/follow.js';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { startEmbeddedDashboard } from './dashboard-process.js';
 import { RedisServer } from './redis-server.js';
@@ -84,7 +84,13 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
       },
     );
     client = new PipelineClient(config);
-    const submission = await client.submit(options.ns);
+    // The sweep and its results ride out a Redis restart, as the workers do.
+    const context = {
+      config,
+      command: 'npm start',
+      ...(options.stderr ? { stderr: options.stderr } : {}),
+    };
+    const submission = await submitSweep(client, options.ns, {}, context);
     logger.info({ sweep: submission.sweep.id, jobs: submission.added }, 'sweep submitted');
     const aborted = new Promise<never>((_, reject) => {
       const abort = (): void => reject(new InterruptedError());
@@ -93,7 +99,7 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
     });
     aborted.catch(() => undefined);
     await Promise.race([
-      followSweep(client, submission.sweep.id, { json: options.json ?? false }),
+      followSweep(client, submission.sweep.id, { json: options.json ?? false, ...context }),
       aborted,
     ]);
     await dashboardStarting;

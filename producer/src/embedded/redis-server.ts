@@ -14,6 +14,11 @@ export interface RedisServerOptions {
   readonly startTimeoutMs?: number;
   /** A fixed port (to restart a server where its clients expect it); default a free one. */
   readonly port?: number;
+  /**
+   * More `--name value` settings, after ours so they win (tests: `--maxmemory 2mb`,
+   * `--maxmemory-policy allkeys-lru`, `--replicaof 127.0.0.1 <port>`).
+   */
+  readonly extraArgs?: readonly string[];
 }
 
 /** redis-server is missing or would not start. */
@@ -73,6 +78,7 @@ export class RedisServer {
         options.dir,
         '--maxmemory-policy',
         'noeviction',
+        ...(options.extraArgs ?? []),
       ],
       // Its own process group: Ctrl-C on the terminal reaches us, and we stop Redis last.
       { stdio: ['ignore', 'pipe', 'pipe'], detached: true },

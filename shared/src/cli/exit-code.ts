@@ -1,6 +1,6 @@
 // The one error-to-exit-code policy of every entry point (wq, npm start, the worker and
 // dashboard processes): 0 done, 1 the work failed, 2 bad input, 130 interrupted.
-import { WeakQueensError } from '../kernel/errors.js';
+import { namedRedisError, WeakQueensError } from '../kernel/errors.js';
 import { errorLine } from './error-line.js';
 import { InterruptedError } from './interrupted-error.js';
 import { WorkFailedError } from './work-failed-error.js';
@@ -16,7 +16,8 @@ export const EXIT_INTERRUPTED = 130;
 export type ExitCode =
   typeof EXIT_OK | typeof EXIT_FAILED | typeof EXIT_USAGE | typeof EXIT_INTERRUPTED;
 
-export function exitCodeOf(error: unknown): ExitCode {
+export function exitCodeOf(thrown: unknown): ExitCode {
+  const error = namedRedisError(thrown);
   if (error instanceof InterruptedError) return EXIT_INTERRUPTED;
   if (error instanceof WorkFailedError) return EXIT_FAILED;
   // Our own errors say whether a retry can help: if not, what was asked must change.
@@ -36,9 +37,12 @@ export interface ReportOptions {
  */
 export function reportFailure(
   prefix: string,
-  error: unknown,
+  thrown: unknown,
   options: ReportOptions = {},
 ): ExitCode {
+  // Redis's refusals (OOM, READONLY, EXECABORT around them) and a lost connection are named,
+  // not reported as bugs.
+  const error = namedRedisError(thrown);
   const stderr = options.stderr ?? process.stderr;
   const message =
     error instanceof WeakQueensError

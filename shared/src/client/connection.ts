@@ -95,31 +95,5 @@ export function bullConnection(
   return config.clusterNodes === undefined ? redisOptions(config, role) : client;
 }
 
-const CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
-const MESSAGES = [
-  /Connection is closed/,
-  // ioredis's AbortError: a command in flight when the connection dropped (Redis restarting).
-  /Command aborted due to connection close/,
-  /max retries per request/i,
-  /connect ETIMEDOUT/,
-  /Stream isn't writeable/,
-  /LOADING/,
-  // Something that is not Redis answered (REDIS_URL names the wrong port, or Redis was replaced).
-  /Protocol error/,
-];
-
-/** True for errors that mean "Redis is not reachable right now", not a real answer. */
-export function isConnectionError(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code !== undefined && CODES.has(code)) return true;
-  if (err.name === 'MaxRetriesPerRequestError' || err.name === 'ParserError') return true;
-  return MESSAGES.some((pattern) => pattern.test(err.message));
-}
+// Which errors mean "Redis is away for now" is pure text matching, kept with the error types.
+export { isConnectionError } from '../kernel/errors.js';

@@ -3,6 +3,7 @@
 // registry, connections and the logger. The CLI, the worker, the dashboard, bench and tests
 // all reach Redis through here.
 export {
+  newSweepId,
   PipelineClient,
   type PlanningStep,
   type SizeResults,
@@ -81,10 +82,12 @@ export {
 export {
   probeRedis,
   waitForRedis,
+  evictionPolicy,
   RedisUnavailableError,
   type RedisProblem,
   type WaitForRedisOptions,
 } from './redis-probe.js';
+export { OutageRider, type OutageRiderOptions, outageReason } from './outage-rider.js';
 export { freePort } from './free-port.js';
 export { createLogger, type Logger, type LoggerOptions } from './logger.js';
 export {

@@ -8,6 +8,7 @@ import {
   defaultSlotMemory,
   type Mismatch,
   InvalidInputError,
+  RedisUnavailableError,
   countQueueClass,
   isCountQueue,
   QUEUE_NAMES,
@@ -24,7 +25,8 @@ import {
   SweepRegistry,
   type WorkerInfo,
 } from './index.js';
-import { bullConnection, isConnectionError } from './connection.js';
+import { bullConnection } from './connection.js';
+import { OutageRider } from './outage-rider.js';
 import { CountQueues } from './count-queues.js';
 import { type UnitRouting, unitRouting, workerSlotBytes } from './unit-routing.js';
 import { type ClusterDescription, planForCluster } from './cluster-plan.js';
@@ -114,6 +116,14 @@ export interface ClassicSubmission {
   }[];
 }
 
+/**
+ * A fresh sweep id. A submitter that may have to submit again (Redis went away meanwhile)
+ * chooses it first and passes it as `sweepId`, so both tries make one sweep.
+ */
+export function newSweepId(): string {
+  return `s-${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+}
+
 export class PipelineClient {
   readonly store: ResultStore;
   /** The classic problem's results (Q(n), classes, unit subtotals). */
@@ -155,10 +165,11 @@ export class PipelineClient {
     try {
       await this.redis.ping();
     } catch (err) {
-      throw new InvalidInputError(
-        'REDIS_URL',
+      // Away now is not a wrong REDIS_URL (the probe before the client said that): a retry helps.
+      throw new RedisUnavailableError(
         this.config.redisUrl,
-        `a reachable Redis server (${this.lastError?.message ?? (err instanceof Error ? err.message : String(err))})`,
+        'unreachable',
+        this.lastError?.message ?? (err instanceof Error ? err.message : String(err)),
       );
     }
   }
@@ -181,7 +192,7 @@ export class PipelineClient {
   ): Promise<SweepSubmission> {
     await this.ping();
     const targetSeconds = options.targetSeconds ?? this.config.targetSeconds;
-    const id = options.sweepId ?? `s-${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+    const id = options.sweepId ?? newSweepId();
     const sizes: { n: number; outcome: 'stored' | 'queued' | 'added'; jobs: number }[] = [];
     const units: Record<string, number> = {};
     const estimates: Record<string, number> = {};
@@ -404,13 +415,17 @@ export class PipelineClient {
   /**
    * Polls until every n of the sweep is done. Throws when one fails or disappears (cancelled),
    * naming it and the reason. A lost connection (Redis restarting) is waited out for up to
-   * `reconnectMs` (default 120 s): the sweep goes on without us, so we just poll again.
+   * `reconnectMs` (default WQ_REDIS_OUTAGE_MS): the sweep goes on without us, so we just poll
+   * again; past it, one RedisUnavailableError.
    */
   async waitFor(
     sweepId: string,
     options: {
       onProgress?: (p: SweepProgress) => void;
+      /** Once per Redis outage, when it starts. */
       onDisconnect?: (err: Error) => void;
+      /** Once per Redis outage, when Redis answers again. */
+      onReconnect?: (downMs: number) => void;
       intervalMs?: number;
       reconnectMs?: number;
     } = {},
@@ -433,22 +448,15 @@ export class PipelineClient {
     options: Parameters<PipelineClient['waitFor']>[1] & object,
     signal: AggregateSignal,
   ): Promise<SweepProgress> {
-    let lostSince: number | undefined;
+    const rider = new OutageRider({
+      url: this.config.redisUrl,
+      boundMs: options.reconnectMs ?? this.config.redisOutageMs,
+      ...(options.onDisconnect ? { onOutage: options.onDisconnect } : {}),
+      ...(options.onReconnect ? { onRecovered: options.onReconnect } : {}),
+    });
+    const pause = (ms: number): Promise<void> => signal.sleep(ms);
     for (;;) {
-      let progress: SweepProgress;
-      try {
-        progress = await this.progress(sweepId);
-        lostSince = undefined;
-      } catch (err) {
-        if (!isConnectionError(err)) throw err;
-        if (lostSince === undefined) {
-          lostSince = Date.now();
-          options.onDisconnect?.(err as Error);
-        }
-        if (Date.now() - lostSince > (options.reconnectMs ?? 120_000)) throw err;
-        await signal.sleep(options.intervalMs ?? 250);
-        continue;
-      }
+      const progress = await rider.run(() => this.progress(sweepId), pause);
       options.onProgress?.(progress);
       if (progress.done === progress.total) return progress;
       const broken = progress.sizes.find((s) => s.state === 'failed' || s.state === 'cancelled');

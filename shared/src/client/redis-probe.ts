@@ -2,50 +2,23 @@
 // holding the database the URL asks for. Left to itself ioredis reconnects forever to a port that
 // is not Redis, and when SELECT fails it only emits an event and carries on in database 0.
 import { Cluster, Redis } from 'ioredis';
-import { InvalidInputError, WeakQueensError } from '../kernel/errors.js';
+import {
+  InvalidInputError,
+  RedisEvictionPolicyError,
+  RedisReadOnlyError,
+  RedisUnavailableError,
+} from '../kernel/errors.js';
 import type { ClusterNode, WqConfig } from '../contracts/config.js';
 import { clusterOptions, isConnectionError, redisOptions } from './connection.js';
 
-/** Why Redis cannot be used right now (each may pass: a restart, a failover, a cut link). */
-export type RedisProblem = 'unreachable' | 'timeout' | 'not-redis' | 'loading' | 'other';
-
-/** Redis cannot be used right now; trying again later may help. */
-export class RedisUnavailableError extends WeakQueensError {
-  readonly retryable = true;
-  constructor(
-    readonly url: string,
-    readonly problem: RedisProblem,
-    readonly detail: string,
-    /** Set when waitForRedis gave up: how many probes failed, over how long. */
-    readonly gaveUp?: { readonly attempts: number; readonly ms: number },
-  ) {
-    super(
-      (gaveUp
-        ? `gave up after ${gaveUp.attempts} attempts in ${Math.round(gaveUp.ms / 1000)} s: `
-        : '') + `Redis at ${url}: ${describeProblem(problem, detail)}`,
-    );
-  }
-}
-
-function describeProblem(problem: RedisProblem, detail: string): string {
-  switch (problem) {
-    case 'unreachable':
-      return `cannot be reached (${detail})`;
-    case 'timeout':
-      return `did not answer in time (${detail})`;
-    case 'not-redis':
-      return 'something answers there, but not a Redis server (is REDIS_URL the right host and port?)';
-    case 'loading':
-      return 'is loading its data';
-    case 'other':
-      return `cannot be used (${detail})`;
-  }
-}
+// The error types live with the others (kernel/errors.ts); re-exported where they always were.
+export { RedisUnavailableError, type RedisProblem } from '../kernel/errors.js';
 
 /**
  * Connects once (no reconnects), pings and selects the database. Resolves when Redis is usable;
  * throws RedisUnavailableError when it may be later, InvalidInputError when REDIS_URL itself is
- * wrong (a database the server does not have, a refused password).
+ * wrong (a database the server does not have, a refused password), RedisEvictionPolicyError when
+ * the server would evict keys, RedisReadOnlyError when it is a read-only replica.
  */
 export async function probeRedis(config: WqConfig, timeoutMs = 3000): Promise<void> {
   if (config.clusterNodes !== undefined) return probeCluster(config, timeoutMs);
@@ -84,8 +57,9 @@ async function probeNode(
     await redis.connect();
     await redis.ping();
     if (db !== 0) await selectDatabase(redis, config);
+    await refuseEviction(redis, config);
   } catch (err) {
-    if (err instanceof InvalidInputError) throw err;
+    if (isSetupError(err)) throw err;
     throw probeFailure(config, seen, err, 'first seen');
   } finally {
     redis.disconnect();
@@ -127,8 +101,9 @@ async function probeCluster(config: WqConfig, timeoutMs: number): Promise<void> 
     const state = /cluster_state:(\w+)/.exec(info)?.[1] ?? 'unknown';
     if (state !== 'ok') throw new Error(`CLUSTERDOWN cluster_state:${state}`);
     await cluster.exists(`${config.prefix}:probe`);
+    for (const node of cluster.nodes('master')) await refuseEviction(node, config);
   } catch (err) {
-    if (err instanceof InvalidInputError) throw err;
+    if (isSetupError(err)) throw err;
     const failure = probeFailure(config, seen, err, 'thrown');
     if (failure instanceof InvalidInputError) throw failure;
     throw (await setupErrorOfNodes(config, timeoutMs)) ?? failure;
@@ -180,6 +155,43 @@ function probeFailure(
     (otherwise === 'first seen' ? errors[0] : undefined) ??
     classify(config, thrown)
   );
+}
+
+/** An answer that no retry changes: REDIS_URL or the server's settings must. */
+function isSetupError(err: unknown): boolean {
+  return (
+    err instanceof InvalidInputError ||
+    err instanceof RedisEvictionPolicyError ||
+    err instanceof RedisReadOnlyError
+  );
+}
+
+/**
+ * Throws RedisEvictionPolicyError when the server may evict keys: an evicted job, lock or
+ * result is lost without a word, and BullMQ's scripts then fail in a loop. Managed Redis may
+ * refuse CONFIG: INFO says the same; when neither answers, we cannot know and carry on.
+ */
+async function refuseEviction(redis: Redis, config: WqConfig): Promise<void> {
+  const policy = await evictionPolicy(redis);
+  if (policy !== undefined && policy !== 'noeviction') {
+    throw new RedisEvictionPolicyError(config.redisUrl, policy);
+  }
+  // A replica answers reads, so the probe would pass and the first write fail: say it now.
+  const replication = await redis.info('replication').catch(() => '');
+  if (/^role:slave\b/m.test(replication) && !/^slave_read_only:0\b/m.test(replication)) {
+    throw new RedisReadOnlyError(`${config.redisUrl} is a replica`);
+  }
+}
+
+/** The server's maxmemory-policy, or undefined when it will not say. */
+export async function evictionPolicy(redis: Redis): Promise<string | undefined> {
+  const fromConfig = await redis
+    .call('CONFIG', 'GET', 'maxmemory-policy')
+    .then((reply) => (Array.isArray(reply) ? String(reply[1] ?? '') : ''))
+    .catch(() => '');
+  if (fromConfig) return fromConfig;
+  const info = await redis.info('memory').catch(() => '');
+  return /^maxmemory_policy:(\S+)/m.exec(info)?.[1];
 }
 
 async function selectDatabase(redis: Redis, config: WqConfig): Promise<void> {

@@ -28,6 +28,7 @@ export const CONFIG_ENV = [
   'WQ_MAX_UNIT_BYTES',
   'WQ_WORKER_MEMORY',
   'WQ_REDIS_WAIT_LOG_MS',
+  'WQ_REDIS_OUTAGE_MS',
 ] as const;
 
 export interface RedisSettings {
@@ -98,6 +99,12 @@ export interface WqConfig {
    * one per reconnect attempt).
    */
   readonly redisWaitLogMs: number;
+  /**
+   * How long a client (`wq sweep --wait`, `wq status --watch`, `npm start`, the dashboard) waits
+   * through a Redis restart or failover, saying so once, before it gives up with one line (exit
+   * 1). Workers wait forever: they have nothing to report to.
+   */
+  readonly redisOutageMs: number;
 }
 
 export interface ClusterNode {
@@ -131,6 +138,7 @@ const OVERRIDDEN_BY: Readonly<
   WQ_MAX_UNIT_BYTES: 'maxUnitBytes',
   WQ_WORKER_MEMORY: 'workerMemoryBytes',
   WQ_REDIS_WAIT_LOG_MS: 'redisWaitLogMs',
+  WQ_REDIS_OUTAGE_MS: 'redisOutageMs',
 };
 
 /** Compiles the configuration; throws InvalidInputError naming the variable that is wrong. */
@@ -182,6 +190,9 @@ export function compileConfig(
     workerMemoryBytes:
       overrides.workerMemoryBytes ?? vars.WQ_WORKER_MEMORY ?? defaultWorkerMemory(concurrency),
     redisWaitLogMs: overrides.redisWaitLogMs ?? vars.WQ_REDIS_WAIT_LOG_MS ?? 30_000,
+    // Twice the longest usual outage: a restart with a large AOF, or a failover (node timeout
+    // plus an election) takes well under a minute.
+    redisOutageMs: overrides.redisOutageMs ?? vars.WQ_REDIS_OUTAGE_MS ?? DEFAULT_REDIS_OUTAGE_MS,
   };
 }
 
@@ -198,6 +209,8 @@ const LOCK_RANGE: Range = { min: 500, max: HOUR_MS };
 const STALLED_RANGE: Range = { min: 100, max: HOUR_MS };
 const GRACE_RANGE: Range = { min: 0, max: 10 * 60_000 };
 const WAIT_LOG_RANGE: Range = { min: 100, max: HOUR_MS };
+export const DEFAULT_REDIS_OUTAGE_MS = 120_000;
+const OUTAGE_RANGE: Range = { min: 1000, max: 24 * HOUR_MS };
 /** No unit should be planned for more than a day of one core. */
 export const MAX_TARGET_SECONDS = 86_400;
 
@@ -335,6 +348,7 @@ export const ConfigEnvSchema = v.object({
   WQ_MAX_UNIT_BYTES: v.optional(ByteSizeSchema),
   WQ_WORKER_MEMORY: v.optional(ByteSizeSchema),
   WQ_REDIS_WAIT_LOG_MS: v.optional(milliseconds(WAIT_LOG_RANGE)),
+  WQ_REDIS_OUTAGE_MS: v.optional(milliseconds(OUTAGE_RANGE)),
 });
 export type ConfigEnv = v.InferOutput<typeof ConfigEnvSchema>;
 

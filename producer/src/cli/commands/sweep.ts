@@ -92,14 +92,19 @@ With --wait, progress goes to stderr: a bar on a terminal, else a line every 10 
       if (problem === 'classic') {
         return await classicSweep(client, ns, { ...values, sample });
       }
-      const submission = await client.submit(ns, {
+      const { followSweep, submitSweep } = await import('../follow.js');
+      // With --wait the user has said they will wait: a Redis restart meanwhile is ridden out.
+      const context = { config, command: 'wq sweep' };
+      const submitOptions = {
         verify: values.verify,
         allowHuge: values['allow-huge'],
         onPlanning: planningReporter('wq sweep'),
-      });
+      };
+      const submission = values.wait
+        ? await submitSweep(client, ns, submitOptions, context)
+        : await client.submit(ns, submitOptions);
       if (!reportSubmission(`sweep ${submission.sweep.id}`, submission, values)) return 0;
-      const { followSweep } = await import('../follow.js');
-      await followSweep(client, submission.sweep.id, { json: values.json });
+      await followSweep(client, submission.sweep.id, { json: values.json, ...context });
       return 0;
     } finally {
       await client.close();
