@@ -115,7 +115,15 @@ export {
   knownValue,
   UNIQUE_QUEENS,
 } from './references.js';
-export { MACHINE_MEMORY_SHARE, defaultSlotMemory, defaultWorkerMemory } from './worker-memory.js';
+export {
+  MACHINE_MEMORY_SHARE,
+  WORKER_MEMORY_SHARE,
+  containerLimits,
+  defaultSlotMemory,
+  defaultSlots,
+  defaultWorkerMemory,
+} from './worker-memory.js';
+export { CGROUP_ROOT, type CgroupLimits, readCgroupLimits } from './cgroup-limits.js';
 export { parseNSpec } from './n-spec.js';
 export {
   CLOCK_SKEW_WARN_MS,
@@ -143,7 +151,6 @@ export {
   type ProblemRegistration,
   PROBLEM_REGISTRY,
   parseProblem,
-  problemOfJob,
 } from './problems.js';
 export {
   CLASSIC_JOB_NAMES,

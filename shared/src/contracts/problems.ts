@@ -52,10 +52,3 @@ export function parseProblem(value: unknown, field = 'problem'): Problem {
   }
   return value as Problem;
 }
-
-/** The problem whose job this is, from its name; undefined for a name no problem uses. */
-export function problemOfJob(name: string): Problem | undefined {
-  return PROBLEMS.find(
-    (p) => PROBLEM_REGISTRY[p].jobNames.unit === name || PROBLEM_REGISTRY[p].jobNames.sum === name,
-  );
-}
