@@ -70,6 +70,8 @@ export async function recordBench(
   run: () => Promise<number>,
 ): Promise<{ exitCode: number; path?: string }> {
   const startedAt = new Date();
+  // The code that runs is the code at the start (others may commit while a long bench runs).
+  const git = gitState();
   const load = { start: loadavg()[0] ?? 0, max: loadavg()[0] ?? 0 };
   const sampler = setInterval(() => (load.max = Math.max(load.max, loadavg()[0] ?? 0)), 5000);
   sampler.unref();
@@ -95,7 +97,7 @@ export async function recordBench(
     command: ['npm run bench', ...(args.length ? ['--', ...args] : [])].join(' '),
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
-    ...gitState(),
+    ...git,
     machine: {
       cpus: availableParallelism(),
       cpuModel: cpus()[0]?.model ?? 'unknown',
