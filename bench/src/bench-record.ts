@@ -118,7 +118,7 @@ export async function recordBench(
 }
 
 /** Splits a bench's output into its Markdown tables and its other lines. */
-function parseOutput(text: string): Pick<BenchRecord, 'tables' | 'notes'> {
+export function parseOutput(text: string): Pick<BenchRecord, 'tables' | 'notes'> {
   const tables: BenchTable[] = [];
   const notes: string[] = [];
   let current: string[][] | undefined;

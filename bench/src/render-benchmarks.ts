@@ -81,7 +81,7 @@ function readRecords(dir = RESULTS_DIR): BenchRecord[] {
 }
 
 /** The whole page for these records (and the hand-kept notes, if any). */
-function renderBenchmarks(records: readonly BenchRecord[], notes?: string): string {
+export function renderBenchmarks(records: readonly BenchRecord[], notes?: string): string {
   const out: string[] = [
     '# Benchmarks',
     '',
