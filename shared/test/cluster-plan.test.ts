@@ -66,9 +66,12 @@ describe('when one window transfer would bound the makespan of a large cluster',
     const parted = large.sizes[0]!.depths.filter(
       (d) => d.algorithm === 'window-transfer' && d.units > 1,
     );
-    expect(parted.map((d) => d.depth)).toEqual([5]);
-    const units = large.depthPlans.get('13:5')!.units.map((u) => u.unit.part);
-    expect(units).toEqual(Array.from({ length: 8 }, (_, index) => ({ index, of: 8 })));
+    // The DFS's (n, D) that bounded it first go over every slot as their top-level units; then
+    // the longest transfer, D = 6, ends sooner as two parts.
+    expect(parted.map((d) => d.depth)).toEqual([6]);
+    const units = large.depthPlans.get('13:6')!.units.map((u) => u.unit.part);
+    expect(units).toEqual(Array.from({ length: 2 }, (_, index) => ({ index, of: 2 })));
+    expect(large.depthPlans.get('13:7')!.units).toHaveLength(260);
 
     const small = planForCluster(
       [13],

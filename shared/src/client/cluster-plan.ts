@@ -114,7 +114,8 @@ export function planForCluster(
             planDepth(current.n, current.depth, options, 'window-transfer', parts),
           )
         : []),
-      planDepth(current.n, current.depth, options, 'dfs'),
+      // The DFS as its top-level units at least (a small (n, D) is otherwise one unit).
+      planDepth(current.n, current.depth, { ...options, wholeDfs: false }, 'dfs'),
     ];
     for (const spread of spreads) {
       const trial = new Map(plans).set(longest.key, spread);
@@ -215,7 +216,7 @@ function longestUnsplit(
 ): { key: string; seconds: number } | undefined {
   let best: { key: string; seconds: number } | undefined;
   for (const [k, plan] of plans) {
-    if (tried.has(k) || plan.algorithm === 'dfs' || plan.units.length !== 1) continue;
+    if (tried.has(k) || plan.units.length !== 1) continue;
     const seconds = plan.units[0]?.estimateSeconds ?? 0;
     if (!best || seconds > best.seconds) best = { key: k, seconds };
   }

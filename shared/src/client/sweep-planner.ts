@@ -131,6 +131,8 @@ export function planDepth(
   options: Pick<SweepPlanOptions, 'targetSeconds' | 'maxUnitBytes' | 'calibration'> & {
     /** At most this many units (the kernel's default, 4096, unless a large cluster needs more). */
     readonly maxUnits?: number;
+    /** See `PlanOptions.wholeDfs` (default true). */
+    readonly wholeDfs?: boolean;
   },
   algorithm?: Algorithm,
   /** A window transfer as this many parts (see `PlanOptions.transferParts`). */
@@ -146,6 +148,7 @@ export function planDepth(
     maxBytes: options.maxUnitBytes,
     ...(options.maxUnits === undefined ? {} : { maxUnits: options.maxUnits }),
     ...(transferParts === undefined ? {} : { transferParts }),
+    ...(options.wholeDfs === undefined ? {} : { wholeDfs: options.wholeDfs }),
   }).map((unit) => {
     const estimateSeconds = unit.estimate.seconds * ratio;
     return { unit, estimateSeconds, priority: unitPriority(estimateSeconds) };

@@ -44,6 +44,11 @@ export interface WorkUnit {
   readonly weight: 1 | 2 | 4;
   /** A window transfer of the whole (n, D) split into parts (see TransferPart); absent: whole. */
   readonly part?: TransferPart;
+  /**
+   * A whole window transfer that meets this many rows past the middle (see transferShape):
+   * the same N(n, D) from other partial counts, for a second count. Absent: the middle.
+   */
+  readonly meetShift?: number;
   readonly estimate: CostEstimate;
 }
 
@@ -60,6 +65,12 @@ export interface PlanOptions {
    * work in all, but on as many slots at once.
    */
   readonly transferParts?: number;
+  /**
+   * Whether the DFS may count an (n, D) as one unit: when it fits the target, or when its
+   * top-level units would be too small to pay for their jobs (see keepsWhole). Default true;
+   * false: always the top-level units, split to the target (a large cluster's idle slots).
+   */
+  readonly wholeDfs?: boolean;
 }
 
 export const DEFAULT_MAX_UNITS = 4096;
@@ -121,6 +132,12 @@ export function planUnits(n: number, depth: number, options: PlanOptions = {}): 
   // One unit per canonical central block (or per left-half first-row column where the block
   // scheme does not apply), weighted by its orbit.
   const units: WorkUnit[] = topUnits(n, depth).map((u) => unit(u.prefix, u.middle, u.weight));
+  // The whole (n, D) as one unit: the DFS counts it through the same top-level units in one
+  // call (countCompletions), which is what estimateCost('dfs', n, D, []) sums.
+  const whole = { seconds: units.reduce((sum, u) => sum + u.estimate.seconds, 0), bytes: 64 * n };
+  if (options.wholeDfs !== false && keepsWhole(whole.seconds, units.length, target)) {
+    return [{ n, depth, algorithm, prefix: [], middle: [], weight: 1, estimate: whole }];
+  }
 
   // Split the most expensive unit by the columns of the next row its search would fill (the
   // row below its fixed run) until all fit the target. Children keep the signature, so the
@@ -144,6 +161,28 @@ export function planUnits(n: number, depth: number, options: PlanOptions = {}): 
     units.splice(worst, 1, ...children);
   }
   return units;
+}
+
+/**
+ * Below this many estimated seconds a unit is mostly what it costs to run a unit at all (a
+ * queue job, a thread message, a stored result: milliseconds each), not counting.
+ */
+export const MIN_UNIT_SECONDS = 0.05;
+/**
+ * How far past the target a DFS (n, D) stays one unit when its top-level units would each be
+ * below MIN_UNIT_SECONDS. The target is a fraction of a slot's share of the sweep (see the
+ * cluster plan), so a unit of a few targets still fits a slot's share, while hundreds of
+ * millisecond units (odd n has hundreds of central blocks) cost a job each.
+ */
+const WHOLE_BEYOND_TARGET = 4;
+
+/**
+ * Whether a DFS (n, D) is better run as one unit than as its top-level units: when it fits the
+ * target whole, or when splitting would only make units too small to pay for their jobs.
+ */
+function keepsWhole(wholeSeconds: number, units: number, target: number): boolean {
+  if (units <= 1 || wholeSeconds <= target) return units > 1;
+  return wholeSeconds / units < MIN_UNIT_SECONDS && wholeSeconds <= WHOLE_BEYOND_TARGET * target;
 }
 
 /** The row a split fixes next: the first row below the unit's fixed run. */
@@ -174,6 +213,7 @@ export function countUnit(unit: WorkUnit, onProgress?: ProgressCallback): bigint
       onProgress,
       unit.middle,
       unit.part,
+      unit.meetShift,
     )
   );
 }
