@@ -96,6 +96,11 @@ export function renderBenchmarks(records: readonly BenchRecord[], notes?: string
     'that reason); the recorded load average says how noisy a run was. "dirty" means the',
     'working tree held uncommitted changes to tracked files when the bench ran.',
     '',
+    'The yardsticks are C++ programs each bench builds with g++ from the folder `WQ_BASELINE_DIR`',
+    'names (by default `shared/baseline` beside the repository): `seed-dp`, the seed-style',
+    'sorted-merge DP of [kernel.md](kernel.md); `peer-tm-dfs`, a transfer matrix with a mirror DFS;',
+    '`peer-classic`, the textbook bitmask DFS for Q(n) with the mirror.',
+    '',
   ];
   const known = new Set(BENCHES.map((b) => b.bench));
   const sections = [
