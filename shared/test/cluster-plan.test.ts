@@ -85,3 +85,29 @@ describe('when one window transfer would bound the makespan of a large cluster',
     }
   });
 });
+
+describe('when a window transfer needs more than a slot but fits the worker', () => {
+  it('plans it whole, on the worker (all its slots), not as the DFS', () => {
+    const machine = { workers: 1, slots: 2, memoryBytes: 18 * GiB, slotBytes: 3 * GiB };
+    const plan = planForCluster([18], machine, { targetSeconds: 30 });
+    const d10 = plan.sizes[0]?.depths[10];
+    expect([d10?.algorithm, d10?.units]).toEqual(['window-transfer', 1]);
+    expect(d10?.bytes).toBeGreaterThan(3 * GiB);
+    expect(d10?.bytes).toBeLessThanOrEqual(18 * GiB);
+    expect(d10?.transferDoesNotFit).toBeUndefined();
+    // D = 11's table (about 30 GiB) fits no worker here: the DFS, and the plan says why.
+    const d11 = plan.sizes[0]?.depths[11];
+    expect(d11?.algorithm).toBe('dfs');
+    expect(d11?.transferDoesNotFit?.capBytes).toBe(18 * GiB);
+    expect(d11?.transferDoesNotFit?.bytes).toBeGreaterThan(18 * GiB);
+  });
+
+  it('says what it chose instead, and what each costs, where the worker cannot hold it', () => {
+    const small = { workers: 1, slots: 2, memoryBytes: 6 * GiB, slotBytes: 3 * GiB };
+    const d10 = planForCluster([18], small, { targetSeconds: 30 }).sizes[0]?.depths[10];
+    expect(d10?.algorithm).toBe('dfs');
+    expect(d10?.transferDoesNotFit?.capBytes).toBe(6 * GiB);
+    expect(d10?.transferDoesNotFit?.bytes).toBeGreaterThan(6 * GiB);
+    expect(d10?.transferDoesNotFit?.coreSeconds).toBeLessThan(d10?.coreSeconds ?? 0);
+  });
+});

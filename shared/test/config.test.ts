@@ -25,11 +25,23 @@ describe('when WQ_MAX_UNIT_BYTES is set', () => {
 });
 
 describe('when WQ_WORKER_MEMORY is set or not', () => {
-  it('defaults to one slot share per slot of the worker, and takes sizes like 8GiB', () => {
-    expect(compileConfig({ WQ_CONCURRENCY: '3' }).workerMemoryBytes).toBe(3 * SLOT_SHARE);
+  it('defaults to its cores’ share of three quarters of the machine, and takes sizes like 8GiB', () => {
+    expect(compileConfig({ WQ_CONCURRENCY: '3' }).workerMemoryBytes).toBe(
+      Math.floor((totalmem() * 0.75 * 3) / availableParallelism()),
+    );
     expect(compileConfig({ WQ_WORKER_MEMORY: '8GiB' }).workerMemoryBytes).toBe(8 * 2 ** 30);
     expect(() => compileConfig({ WQ_WORKER_MEMORY: 'much' })).toThrow(
       'WQ_WORKER_MEMORY: "much" is not allowed',
     );
+  });
+});
+
+describe('when a window transfer is capped', () => {
+  it('may use the whole worker by default, and no more than WQ_MAX_UNIT_BYTES when it is set', () => {
+    const worker = Math.floor((totalmem() * 0.75 * 2) / availableParallelism());
+    expect(compileConfig({ WQ_CONCURRENCY: '2' }).maxTransferBytes).toBe(worker);
+    expect(compileConfig({ WQ_CONCURRENCY: '2' }).maxUnitBytes).toBe(SLOT_SHARE);
+    expect(compileConfig({ WQ_WORKER_MEMORY: '20GiB' }).maxTransferBytes).toBe(20 * 2 ** 30);
+    expect(compileConfig({ WQ_MAX_UNIT_BYTES: '1024' }).maxTransferBytes).toBe(1024);
   });
 });

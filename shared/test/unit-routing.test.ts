@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type WorkerInfo, unitRouting, workerSlotBytes } from '../src/client/index.js';
+import {
+  type WorkerInfo,
+  unitRouting,
+  workerSlotBytes,
+  workerTransferBytes,
+} from '../src/client/index.js';
 import {
   countQueueClass,
   countQueueFor,
@@ -78,6 +83,7 @@ describe('when units are routed for the live workers', () => {
       baseUnitBytes: 3 * GiB,
       maxUnitBytes: 3 * GiB,
       largestSlotBytes: 3 * GiB,
+      transferBytes: 3 * GiB,
     });
   });
 
@@ -86,6 +92,7 @@ describe('when units are routed for the live workers', () => {
       baseUnitBytes: GiB,
       maxUnitBytes: GiB,
       largestSlotBytes: 0,
+      transferBytes: GiB,
     });
     expect(unitRouting([], 256 * MiB, GiB).maxUnitBytes).toBe(256 * MiB);
   });
@@ -96,6 +103,7 @@ describe('when units are routed for the live workers', () => {
       baseUnitBytes: 64 * KiB,
       maxUnitBytes: MiB,
       largestSlotBytes: MiB,
+      transferBytes: 64 * KiB,
     });
     // A 3 GiB slot consumes classes up to 2 GiB: no unit is planned that only it could hold.
     const odd = [worker('small', 4, 4 * GiB), worker('large', 2, 6 * GiB)];
@@ -103,6 +111,7 @@ describe('when units are routed for the live workers', () => {
       baseUnitBytes: GiB,
       maxUnitBytes: 2 * GiB,
       largestSlotBytes: 3 * GiB,
+      transferBytes: GiB,
     });
   });
 
@@ -114,5 +123,28 @@ describe('when units are routed for the live workers', () => {
   it("takes a worker's own slot limit when its heartbeat says it", () => {
     expect(workerSlotBytes(worker('w', 2, 8 * GiB, 512 * MiB))).toBe(512 * MiB);
     expect(workerSlotBytes(worker('w', 2, 8 * GiB))).toBe(4 * GiB);
+  });
+});
+
+describe('when a window transfer may use its whole worker', () => {
+  const transfer = { capBytes: 64 * GiB, fallbackBytes: 18 * GiB };
+
+  it('plans transfers up to the smallest live worker, to count, slots staying as they were', () => {
+    const live = [worker('a', 2, 18 * GiB, 3 * GiB), worker('b', 2, 12 * GiB, 3 * GiB)];
+    expect(unitRouting(live, 3 * GiB, GiB, transfer)).toEqual({
+      baseUnitBytes: 3 * GiB,
+      maxUnitBytes: 3 * GiB,
+      largestSlotBytes: 3 * GiB,
+      transferBytes: 12 * GiB,
+    });
+    expect(workerTransferBytes(worker('w', 2, 18 * GiB, 3 * GiB))).toBe(18 * GiB);
+  });
+
+  it("plans for this machine's worker when none is live, within the producer's cap", () => {
+    expect(unitRouting([], 3 * GiB, 3 * GiB, transfer).transferBytes).toBe(18 * GiB);
+    const capped = { capBytes: 4 * GiB, fallbackBytes: 18 * GiB };
+    expect(unitRouting([], 3 * GiB, 3 * GiB, capped).transferBytes).toBe(4 * GiB);
+    const live = [worker('a', 2, 18 * GiB, 3 * GiB)];
+    expect(unitRouting(live, 3 * GiB, GiB, capped).transferBytes).toBe(4 * GiB);
   });
 });

@@ -2,6 +2,7 @@
 // has it, runs the kernel on a pool thread, stores the result and returns it.
 import { DelayedError, type Job, UnrecoverableError, WaitingError } from 'bullmq';
 import {
+  CHECK_MEET_SHIFT,
   estimateCost,
   HandBackError,
   type KernelPool,
@@ -154,6 +155,11 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       middle,
       weight: data.weight,
       ...(data.part ? { part: data.part } : {}),
+      // A second count by the transfer meets past the middle row: other partial counts than
+      // a first count by the transfer pairs (see planCheck).
+      ...(check && algorithm === 'window-transfer' && !data.part && data.prefix.length === 0
+        ? { meetShift: CHECK_MEET_SHIFT }
+        : {}),
       estimate: { seconds: data.estimateSeconds, bytes },
     };
     const { modelSeconds, boundSeconds } = planned.unit;

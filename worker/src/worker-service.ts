@@ -123,6 +123,7 @@ export class WorkerService {
       failJobs: config.testFailJobs,
       maxUnitBytes: config.maxUnitBytes,
       liveWorkers: () => this.registry.liveWorkers(),
+      maxTransferBytes: config.maxTransferBytes,
     });
     this.countProcessor = routeByProblem(weakCount, problems.count);
     // Each count queue's worker may take `concurrency` units; the pool's gate runs at most that

@@ -3,16 +3,21 @@
 // least work but is one unit on one slot; the DFS does more work but splits over every slot.
 // The makespan is simulated the way the queue runs units: largest expected seconds first, each
 // on the slot that frees up first.
-import { type Algorithm, DEFAULT_MAX_UNITS } from '../kernel/index.js';
-import { type Calibration } from '../contracts/index.js';
+import { type Algorithm, DEFAULT_MAX_UNITS, estimateCost } from '../kernel/index.js';
+import { type Calibration, calibrationRatio } from '../contracts/index.js';
 import { planDepth, type PlannedDepth } from './sweep-planner.js';
 
 /** Workers all alike: `workers` machines (processes) of `slots` slots and `memoryBytes` each. */
 export interface ClusterDescription {
   readonly workers: number;
   readonly slots: number;
-  /** Memory one worker may use; a unit may use its share per slot. */
+  /**
+   * Memory one worker may use: a window transfer, which runs alone on all its slots, may use
+   * all of it; any other unit its share per slot.
+   */
   readonly memoryBytes: number;
+  /** The largest unit on one slot, when less than memoryBytes ÷ slots (WQ_MAX_UNIT_BYTES). */
+  readonly slotBytes?: number;
 }
 
 export interface ClusterPlanOptions {
@@ -33,6 +38,16 @@ export interface DepthPlanSummary {
   /** Expected single-core seconds of all its units (calibrated). */
   readonly coreSeconds: number;
   readonly longestUnitSeconds: number;
+  /**
+   * Set when the window transfer would be the cheaper count but its table does not fit a
+   * worker's memory: what it would need and cost, and the cap it exceeds. The plan then says
+   * what it chose instead (the algorithm above) before anything runs.
+   */
+  readonly transferDoesNotFit?: {
+    readonly bytes: number;
+    readonly coreSeconds: number;
+    readonly capBytes: number;
+  };
 }
 
 export interface SizePlanSummary {
@@ -67,10 +82,21 @@ export function planForCluster(
   options: ClusterPlanOptions,
 ): ClusterPlan {
   const slots = cluster.workers * cluster.slots;
-  const perSlotBytes = cluster.memoryBytes / cluster.slots;
+  const perSlotBytes = Math.min(
+    cluster.slotBytes ?? Number.POSITIVE_INFINITY,
+    cluster.memoryBytes / cluster.slots,
+  );
+  // A window transfer runs alone on all of a worker's slots (a team of threads on one table):
+  // it may use the whole worker's memory, so a table that needs most of a machine gets it.
+  const transferBytes = Math.max(perSlotBytes, cluster.memoryBytes);
   // Enough units per (n, D) that one (n, D) alone could keep every slot busy several times.
   const maxUnits = Math.max(DEFAULT_MAX_UNITS, slots * 4 * UNITS_PER_SLOT);
-  const base = { calibration: options.calibration ?? {}, maxUnitBytes: perSlotBytes, maxUnits };
+  const base = {
+    calibration: options.calibration ?? {},
+    maxUnitBytes: perSlotBytes,
+    maxTransferBytes: transferBytes,
+    maxUnits,
+  };
   const depths = ns.flatMap((n) => Array.from({ length: n }, (_, depth) => ({ n, depth })));
 
   // First the least total work, at the requested unit size, to learn the sweep's size.
@@ -128,7 +154,9 @@ export function planForCluster(
   }
 
   const sizes = ns.map((n) => {
-    const summaries = Array.from({ length: n }, (_, depth) => summarize(plans.get(key(n, depth))));
+    const summaries = Array.from({ length: n }, (_, depth) =>
+      withTransferFit(summarize(plans.get(key(n, depth))), transferBytes, options.calibration),
+    );
     return {
       n,
       units: summaries.reduce((t, d) => t + d.units, 0),
@@ -235,4 +263,20 @@ function summarize(plan: PlannedDepth | undefined): DepthPlanSummary {
     coreSeconds: plan.units.reduce((t, u) => t + u.estimateSeconds, 0),
     longestUnitSeconds: plan.units.reduce((m, u) => Math.max(m, u.estimateSeconds), 0),
   };
+}
+
+/**
+ * Notes on a DFS-counted (n, D) whose window transfer would be cheaper but does not fit the
+ * memory a worker gives it, so that the plan says so (and what each costs) before it runs.
+ */
+function withTransferFit(
+  summary: DepthPlanSummary,
+  capBytes: number,
+  calibration: Calibration | undefined,
+): DepthPlanSummary {
+  if (summary.algorithm !== 'dfs' || summary.depth === 0) return summary;
+  const transfer = estimateCost('window-transfer', summary.n, summary.depth, []);
+  const coreSeconds = transfer.seconds * calibrationRatio(calibration ?? {}, 'window-transfer');
+  if (transfer.bytes <= capBytes || coreSeconds >= summary.coreSeconds) return summary;
+  return { ...summary, transferDoesNotFit: { bytes: transfer.bytes, coreSeconds, capBytes } };
 }

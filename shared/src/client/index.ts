@@ -46,7 +46,13 @@ export {
   type SweepPlanOptions,
 } from './sweep-planner.js';
 export { CountQueues } from './count-queues.js';
-export { type UnitRouting, unitRouting, workerSlotBytes } from './unit-routing.js';
+export {
+  type TransferRouting,
+  type UnitRouting,
+  unitRouting,
+  workerSlotBytes,
+  workerTransferBytes,
+} from './unit-routing.js';
 export { PRIORITY_LIMIT, unitPriority } from './priority.js';
 export {
   ResultStore,

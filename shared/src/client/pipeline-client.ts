@@ -224,10 +224,12 @@ export class PipelineClient {
         sweepId: id,
         targetSeconds,
         attempts: this.config.attempts,
-        maxUnitBytes: cluster.memoryBytes / cluster.slots,
+        maxUnitBytes: cluster.slotBytes ?? cluster.memoryBytes / cluster.slots,
+        maxTransferBytes: cluster.memoryBytes,
         calibration,
         depthPlans,
         baseUnitBytes: routing.baseUnitBytes,
+        baseTransferBytes: routing.transferBytes,
         verify: (options.verify ?? false) || (options.audit ?? false),
         audit: options.audit ?? false,
       });
@@ -319,16 +321,25 @@ export class PipelineClient {
   }
 
   private routingFor(live: readonly WorkerInfo[]): UnitRouting {
-    return unitRouting(live, this.config.maxUnitBytes, defaultSlotMemory());
+    return unitRouting(live, this.config.maxUnitBytes, defaultSlotMemory(), {
+      capBytes: this.config.maxTransferBytes,
+      fallbackBytes: this.config.workerMemoryBytes,
+    });
   }
 
   private clusterOf(live: readonly WorkerInfo[], routing: UnitRouting): ClusterDescription {
+    // A slot holds units up to the routing's cap; a window transfer, alone on all of a
+    // worker's slots, up to the worker's memory.
+    const memory = (slots: number): Pick<ClusterDescription, 'memoryBytes' | 'slotBytes'> => ({
+      memoryBytes: Math.max(slots * routing.maxUnitBytes, routing.transferBytes),
+      slotBytes: routing.maxUnitBytes,
+    });
     if (live.length === 0) {
       const slots = this.config.concurrency;
-      return { workers: 1, slots, memoryBytes: slots * routing.maxUnitBytes };
+      return { workers: 1, slots, ...memory(slots) };
     }
     const slots = Math.max(...live.map((w) => w.concurrency));
-    return { workers: live.length, slots, memoryBytes: slots * routing.maxUnitBytes };
+    return { workers: live.length, slots, ...memory(slots) };
   }
 
   /**

@@ -8,6 +8,7 @@ import {
   ALGORITHMS,
   type ChoiceOptions,
   chooseAlgorithm,
+  estimateCost,
   planUnits,
   type WorkUnit,
 } from '../kernel/index.js';
@@ -38,8 +39,13 @@ export interface SweepPlanOptions {
   readonly sweepId: string;
   readonly targetSeconds: number;
   readonly attempts: number;
-  /** No unit may be estimated to need more memory than this (bytes). */
+  /** No unit on one slot may be estimated to need more memory than this (bytes). */
   readonly maxUnitBytes: number;
+  /**
+   * A window transfer runs alone on all its worker's slots: it may need up to this (the
+   * worker's memory). Default: `maxUnitBytes`.
+   */
+  readonly maxTransferBytes?: number;
   /** Measured/estimated ratios per algorithm; none means the kernel's estimates as they are. */
   readonly calibration?: Calibration;
   /** Count every (n, D) a second time with another algorithm (`wq sweep --verify`). */
@@ -54,6 +60,11 @@ export interface SweepPlanOptions {
    * `count`.
    */
   readonly baseUnitBytes?: number;
+  /**
+   * Window transfers up to this many bytes go to `count` too: every live worker holds them
+   * whole, alone on all its slots. Default: `baseUnitBytes`.
+   */
+  readonly baseTransferBytes?: number;
 }
 
 export interface PlannedSize {
@@ -128,7 +139,10 @@ async function recordPlan(plan: PlannedDepth, planId: string, store: ResultStore
 export function planDepth(
   n: number,
   depth: number,
-  options: Pick<SweepPlanOptions, 'targetSeconds' | 'maxUnitBytes' | 'calibration'> & {
+  options: Pick<
+    SweepPlanOptions,
+    'targetSeconds' | 'maxUnitBytes' | 'maxTransferBytes' | 'calibration'
+  > & {
     /** At most this many units (the kernel's default, 4096, unless a large cluster needs more). */
     readonly maxUnits?: number;
     /** See `PlanOptions.wholeDfs` (default true). */
@@ -156,13 +170,16 @@ export function planDepth(
   return { n, depth, algorithm: chosen, units };
 }
 
-/** The kernel's chooser, with this cluster's memory cap and calibration. */
+/** The kernel's chooser, with this cluster's memory caps and calibration. */
 function choiceOptions(
-  options: Pick<SweepPlanOptions, 'maxUnitBytes' | 'calibration'>,
+  options: Pick<SweepPlanOptions, 'maxUnitBytes' | 'maxTransferBytes' | 'calibration'>,
 ): ChoiceOptions {
   const calibration = options.calibration ?? {};
   return {
     maxBytes: options.maxUnitBytes,
+    ...(options.maxTransferBytes === undefined
+      ? {}
+      : { maxTransferBytes: options.maxTransferBytes }),
     secondsScale: (algorithm) => calibrationRatio(calibration, algorithm),
   };
 }
@@ -201,7 +218,7 @@ export async function planSize(
     const { depth } = plan;
     const primary = storedDepths.has(depth)
       ? undefined
-      : await countNode(plan, store, retry, options.sweepId, options.baseUnitBytes);
+      : await countNode(plan, store, retry, options.sweepId, queueBases(options));
     if (primary) jobs += primary.jobs;
     if (!options.verify || storedChecks.has(depth)) {
       if (primary) children.push(primary.node);
@@ -215,7 +232,7 @@ export async function planSize(
       store,
       retry,
       options.sweepId,
-      options.baseUnitBytes,
+      queueBases(options),
       primary?.node,
     );
     children.push(check.node);
@@ -245,15 +262,48 @@ export function planCheck(
   n: number,
   depth: number,
   primary: Algorithm,
-  options: Pick<SweepPlanOptions, 'targetSeconds' | 'maxUnitBytes' | 'calibration'>,
+  options: Pick<
+    SweepPlanOptions,
+    'targetSeconds' | 'maxUnitBytes' | 'maxTransferBytes' | 'calibration'
+  >,
 ): PlannedDepth {
   const others = ALGORITHMS.filter((a) => a !== primary);
-  const { algorithm } = chooseAlgorithm(n, depth, {
+  const choice = chooseAlgorithm(n, depth, {
     ...choiceOptions(options),
     candidates: others,
     fallback: primary,
   });
+  // Where another algorithm would cost far more than the first count (the DFS at the middle D
+  // of a large n: hours against minutes), the transfer counts again, met at another row than
+  // the middle (the worker shifts a second count's meeting row): other partial counts.
+  let algorithm = choice.algorithm;
+  if (primary === 'window-transfer' && algorithm !== primary) {
+    const scale = (a: Algorithm): number => calibrationRatio(options.calibration ?? {}, a);
+    const first = estimateCost(primary, n, depth, []).seconds * scale(primary);
+    const other = choice.estimate.seconds * scale(algorithm);
+    if (other > AFFORDABLE_CHECK_RATIO * first + AFFORDABLE_CHECK_SECONDS) algorithm = primary;
+  }
   return { ...planDepth(n, depth, options, algorithm), role: 'check' };
+}
+
+/**
+ * Another algorithm counts a verified (n, D) a second time when it costs at most this many
+ * times the first count, plus this many seconds (a small count is checked by another algorithm
+ * whatever the ratio); otherwise the first's algorithm by another path.
+ */
+const AFFORDABLE_CHECK_RATIO = 4;
+const AFFORDABLE_CHECK_SECONDS = 60;
+
+/** The largest units that go to `count`: on one slot, and a window transfer on all of them. */
+interface QueueBases {
+  readonly unit: number;
+  readonly transfer: number;
+}
+
+function queueBases(options: SweepPlanOptions): QueueBases | undefined {
+  const unit = options.baseUnitBytes;
+  if (unit === undefined) return undefined;
+  return { unit, transfer: Math.max(unit, options.baseTransferBytes ?? unit) };
 }
 
 /**
@@ -266,13 +316,16 @@ async function countNode(
   store: ResultStore,
   retry: JobsOptions,
   sweepId: string,
-  baseUnitBytes: number | undefined,
+  bases: QueueBases | undefined,
   under?: FlowJobNode,
 ): Promise<{ node: FlowJobNode; jobs: number }> {
   const queueOf = (planned: PlannedUnit): string =>
-    baseUnitBytes === undefined
+    bases === undefined
       ? QUEUE_NAMES.count
-      : countQueueFor(planned.unit.estimate.bytes, baseUnitBytes);
+      : countQueueFor(
+          planned.unit.estimate.bytes,
+          planned.unit.algorithm === 'window-transfer' ? bases.transfer : bases.unit,
+        );
   const { n, depth, role } = plan;
   const check = role === 'check';
   const id = check ? checkJobId(n, depth) : depthJobId(n, depth);

@@ -84,14 +84,23 @@ export interface WqConfig {
    */
   readonly testFailJobs: readonly string[];
   /**
-   * The most memory one unit may be estimated to need (bytes). The planner splits or switches
-   * to a smaller-memory algorithm above it, and a worker never runs a unit beyond it.
+   * The most memory one unit on one slot may be estimated to need (bytes). The planner splits
+   * or switches to a smaller-memory algorithm above it, and a worker never runs such a unit
+   * beyond it. A window transfer, which runs alone on all its worker's slots, may instead use
+   * the worker's memory (`workerMemoryBytes`).
    */
   readonly maxUnitBytes: number;
   /**
+   * The most memory a window-transfer unit may be estimated to need: it runs alone on all of
+   * its worker's slots, so by default the worker's memory (`workerMemoryBytes`); a
+   * WQ_MAX_UNIT_BYTES that is set caps it too.
+   */
+  readonly maxTransferBytes: number;
+  /**
    * The memory a worker may use in all (WQ_WORKER_MEMORY); its heartbeat says so, and the
-   * planner fits units to it. Default: a quarter of the machine's memory, shared among its
-   * cores, times the worker's slots (`defaultWorkerMemory`).
+   * planner fits units to it: a window transfer may use all of it. Default: three quarters of
+   * the machine's memory, shared among its cores, times the worker's slots
+   * (`defaultWorkerMemory`).
    */
   readonly workerMemoryBytes: number;
   /**
@@ -162,6 +171,9 @@ export function compileConfig(
   const clusterNodes = vars.REDIS_CLUSTER_NODES;
   const prefix = overrides.prefix ?? vars.WQ_PREFIX ?? 'wq';
   if (clusterNodes) requireHashTag(prefix);
+  const explicitUnitBytes = overrides.maxUnitBytes ?? vars.WQ_MAX_UNIT_BYTES;
+  const workerMemoryBytes =
+    overrides.workerMemoryBytes ?? vars.WQ_WORKER_MEMORY ?? defaultWorkerMemory(concurrency);
   return {
     redisUrl: clusterNodes ? clusterUrl(clusterNodes) : redactUrl(url),
     redis: parseRedisUrl(url),
@@ -186,9 +198,10 @@ export function compileConfig(
     maxStalled: overrides.maxStalled ?? vars.WQ_MAX_STALLED ?? 2,
     testFailJobs: overrides.testFailJobs ?? vars.WQ_TEST_FAIL_JOBS ?? [],
     // One slot's share of this machine by default, so the planner's choice follows the machine.
-    maxUnitBytes: overrides.maxUnitBytes ?? vars.WQ_MAX_UNIT_BYTES ?? defaultSlotMemory(),
-    workerMemoryBytes:
-      overrides.workerMemoryBytes ?? vars.WQ_WORKER_MEMORY ?? defaultWorkerMemory(concurrency),
+    maxUnitBytes: explicitUnitBytes ?? defaultSlotMemory(),
+    // A transfer runs alone on every slot: the whole worker's memory unless a cap is set.
+    maxTransferBytes: overrides.maxTransferBytes ?? explicitUnitBytes ?? workerMemoryBytes,
+    workerMemoryBytes,
     redisWaitLogMs: overrides.redisWaitLogMs ?? vars.WQ_REDIS_WAIT_LOG_MS ?? 30_000,
     // Twice the longest usual outage: a restart with a large AOF, or a failover (node timeout
     // plus an election) takes well under a minute.

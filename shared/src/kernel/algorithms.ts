@@ -40,6 +40,8 @@ export function countCompletions(
   onProgress?: ProgressCallback,
   middle: readonly number[] = [],
   part?: TransferPart,
+  /** Window transfer only: meet this many rows past the middle (see transferShape). */
+  meetShift = 0,
 ): bigint {
   if (algorithm !== 'dfs') assertNoMiddle(algorithm, middle);
   if (part) assertPart(algorithm, part, prefix);
@@ -53,7 +55,7 @@ export function countCompletions(
       if (prefix.length === 0 && middle.length === 0) return countWholeByDfs(n, depth, onProgress);
       return BigInt(countByDfs(n, depth, prefix, onProgress, middle));
     case 'window-transfer':
-      return countByWindowTransfer(n, depth, prefix, onProgress, part);
+      return countByWindowTransfer(n, depth, prefix, onProgress, part, meetShift);
     case 'seed-dp':
       return countBySeedDp(n, depth, prefix, onProgress);
   }
@@ -207,6 +209,11 @@ function searchOrder(n: number, prefix: readonly number[], middle: readonly numb
 export interface ChoiceOptions {
   /** Largest estimated peak memory an algorithm may use; default 1 GiB. The DFS always fits. */
   readonly maxBytes?: number;
+  /**
+   * The window transfer's own cap, when it differs: it runs alone on all its worker's slots,
+   * so it may use the worker's memory rather than one slot's. Default: `maxBytes`.
+   */
+  readonly maxTransferBytes?: number;
   /** The algorithms to choose from; default AUTO_CANDIDATES. */
   readonly candidates?: readonly Algorithm[];
   /** Multiplies an algorithm's estimated seconds (a cluster's calibration); default 1. */
@@ -235,7 +242,8 @@ export function chooseAlgorithm(
   for (const algorithm of options.candidates ?? AUTO_CANDIDATES) {
     const estimate = estimateCost(algorithm, n, depth, []);
     // The DFS's memory does not grow with the board; the others build whole tables.
-    if (algorithm !== 'dfs' && estimate.bytes > maxBytes) continue;
+    const cap = algorithm === 'window-transfer' ? (options.maxTransferBytes ?? maxBytes) : maxBytes;
+    if (algorithm !== 'dfs' && estimate.bytes > cap) continue;
     const seconds = estimate.seconds * (options.secondsScale?.(algorithm) ?? 1);
     if (!best || seconds < best.seconds) best = { algorithm, estimate, seconds };
   }

@@ -50,7 +50,12 @@ export {
 export { type ClassicRun, ClassicThreads } from './classic-threads.js';
 export { type ClassicWasm, classicWasm } from './classic-wasm.js';
 export { countByDfs } from './bitmask-dfs.js';
-export { countByWindowTransfer, MAX_TRANSFER_PARTS, type TransferPart } from './window-transfer.js';
+export {
+  CHECK_MEET_SHIFT,
+  countByWindowTransfer,
+  MAX_TRANSFER_PARTS,
+  type TransferPart,
+} from './window-transfer.js';
 export {
   countByWindowTransferParallel,
   type ParallelTransferOptions,

@@ -118,6 +118,7 @@ export class KernelPool {
     const counted = countByWindowTransferParallel(unit.n, unit.depth, unit.prefix, {
       threads: this.size,
       ...(unit.part ? { part: unit.part } : {}),
+      ...(unit.meetShift ? { meetShift: unit.meetShift } : {}),
       onProgress,
       signal: controller.signal,
     }).then(

@@ -16,6 +16,8 @@ export interface ParallelTransferOptions {
   readonly signal?: AbortSignal;
   /** Count only this part of a whole (n, D) (see TransferPart). */
   readonly part?: TransferPart;
+  /** Meet this many rows past the middle (see transferShape); default 0. */
+  readonly meetShift?: number;
 }
 
 export const MAX_TEAM_THREADS = 256;
@@ -28,6 +30,7 @@ export interface TeamThreadData {
   readonly focus: readonly number[];
   readonly prefixLength: number;
   readonly part?: TransferPart;
+  readonly meetShift: number;
   readonly threads: number;
   readonly index: number;
   /** Int32 [arrived, generation]: the barrier. */
@@ -65,6 +68,7 @@ export async function countByWindowTransferParallel(
   options: ParallelTransferOptions,
 ): Promise<bigint> {
   const { threads, onProgress, signal, part } = options;
+  const meetShift = options.meetShift ?? 0;
   if (!Number.isInteger(threads) || threads < 1 || threads > MAX_TEAM_THREADS) {
     throw new InvalidInputError('threads', threads, `an integer from 1 to ${MAX_TEAM_THREADS}`);
   }
@@ -73,7 +77,7 @@ export async function countByWindowTransferParallel(
   signal?.throwIfAborted();
   // A count with no search is whole: its first part holds it.
   if (trivial !== undefined) return part && part.index > 0 ? 0n : trivial;
-  const shape = transferShape(n, depth, prefix.length);
+  const shape = transferShape(n, depth, prefix.length, meetShift);
   // A prefix longer than a window only matters through its last D columns.
   const focus = prefix.length > depth ? prefix.slice(prefix.length - depth) : [...prefix];
   const control = new SharedArrayBuffer(8);
@@ -88,6 +92,7 @@ export async function countByWindowTransferParallel(
       focus,
       prefixLength: prefix.length,
       ...(part ? { part } : {}),
+      meetShift,
       threads,
       index,
       control,

@@ -8,11 +8,13 @@ import { ResidueSystem } from './exact.js';
 import {
   CHUNK,
   conflictsAtDepth,
+  copyVector,
   doubleStepper,
   expandNode,
   fillBases,
   focusWindows,
   followFocus,
+  keepsPairedVector,
   nodeChildren,
   type NodeRange,
   nodeRangeOf,
@@ -315,7 +317,7 @@ function fillBasesTogether(team: Team, nodes: Int32Array, count: number): number
 /** The team's share of the count: countByWindowTransfer's steps, split by node ranges. */
 function countTogether(team: Team, data: TeamThreadData): TeamReply {
   const { n, depth, prefixLength } = data;
-  const shape = transferShape(n, depth, prefixLength);
+  const shape = transferShape(n, depth, prefixLength, data.meetShift);
   const units = shape.steps + 2;
   const { table, range } = buildTable(team, n, depth, data.focus, (level) =>
     team.progress((level / depth) * (1 / units)),
@@ -363,19 +365,34 @@ function stepTogether<V extends Uint16Array | Float64Array | Uint32Array>(
   step: Stepper<V>,
   allocate: (windows: number) => V,
 ): TeamReply {
-  const shape = transferShape(data.n, data.depth, data.prefixLength);
-  const rows = data.n - Math.max(data.depth, data.prefixLength);
+  const shape = transferShape(data.n, data.depth, data.prefixLength, data.meetShift);
   const units = shape.steps + 2;
-  let [current, next] = team.share(() => [allocate(table.kept), allocate(table.kept)] as const);
+  // A shifted meeting row pairs the last vector with one from further back: kept aside.
+  const keeps = keepsPairedVector(shape);
+  const [first, second, kept] = team.share(
+    () =>
+      [
+        allocate(table.kept),
+        allocate(table.kept),
+        keeps ? allocate(table.kept) : undefined,
+      ] as const,
+  );
+  let current = first;
+  let next = second;
   // The ones, split by cells (every cell of a residue tuple is 1 too).
   const [lo, hi] = team.split(current.length);
   current.fill(1, lo, hi);
+  if (kept && shape.pairedSteps === 0) copyVector(current, kept, lo, hi);
   team.barrier();
   team.progress(1 / units);
   for (let done = 0; done < shape.steps; done++) {
     step.run(current, next, range);
     team.barrier();
     [current, next] = [next, current];
+    if (kept && done + 1 === shape.pairedSteps) {
+      copyVector(current, kept, lo, hi);
+      team.barrier();
+    }
     team.progress((done + 2) / units);
   }
   if (!shape.meetsInMiddle) {
@@ -383,7 +400,7 @@ function stepTogether<V extends Uint16Array | Float64Array | Uint32Array>(
     const partial = step.rangeSum(current, table.rangeStart + from, table.rangeStart + to);
     return { type: 'result', partial: partial.toString(), middle: '0' };
   }
-  const a = 2 * shape.steps === rows ? current : next;
+  const a = kept ?? (shape.pairedSteps === shape.steps ? current : next);
   // A part pairs only its run of nodes, which the team splits in turn.
   let paired = range;
   if (data.part) {

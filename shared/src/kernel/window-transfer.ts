@@ -87,6 +87,13 @@ export function transferShape(
 }
 
 /**
+ * How far past the middle a second count by the transfer meets (a verified sweep's check,
+ * when no other algorithm is affordable): one row, so that every vector it pairs differs from
+ * the first count's.
+ */
+export const CHECK_MEET_SHIFT = 1;
+
+/**
  * Whether a count must keep a copy of the vector it pairs with: its meeting row is shifted
  * past the middle, so that vector is neither the last nor the one before.
  */

@@ -143,6 +143,15 @@ function planJson(plan: ClusterPlan): string {
         units: d.units,
         bytes: d.bytes,
         coreSeconds: round(d.coreSeconds),
+        ...(d.transferDoesNotFit
+          ? {
+              transferDoesNotFit: {
+                bytes: Math.ceil(d.transferDoesNotFit.bytes),
+                coreSeconds: round(d.transferDoesNotFit.coreSeconds),
+                capBytes: d.transferDoesNotFit.capBytes,
+              },
+            }
+          : {}),
       })),
     }),
   );
@@ -173,6 +182,12 @@ function planText(plan: ClusterPlan): string {
       lines.push(
         `  D = ${String(d.depth).padStart(2)}  ${d.algorithm.padEnd(15)}  ${String(d.units).padStart(6)} unit(s)  ${formatSeconds(d.coreSeconds).padStart(10)}  ${formatBytes(d.bytes).padStart(9)}`,
       );
+      const unfit = d.transferDoesNotFit;
+      if (unfit) {
+        lines.push(
+          `         the window transfer (${formatSeconds(unfit.coreSeconds)}) needs ${formatBytes(unfit.bytes)}, above the ${formatBytes(unfit.capBytes)} a worker gives it: ${d.algorithm} instead, ${formatSeconds(d.coreSeconds)} core time`,
+        );
+      }
     }
   }
   lines.push(

@@ -1,0 +1,31 @@
+// A verified sweep's second count: another algorithm where it is affordable, else the window
+// transfer again (the worker meets it past the middle row), never hours of DFS against minutes.
+import { describe, expect, it } from 'vitest';
+import { planCheck } from '../src/client/sweep-planner.js';
+
+const GiB = 2 ** 30;
+/** This machine's defaults: 2 slots of about 3 GiB, a worker of about 18 GiB for a transfer. */
+const options = { targetSeconds: 30, maxUnitBytes: 3 * GiB, maxTransferBytes: 18 * GiB };
+
+describe('when the second count of a transfer is planned', () => {
+  it('takes the seed DP where it is affordable (small D)', () => {
+    for (const depth of [3, 5, 7]) {
+      const check = planCheck(18, depth, 'window-transfer', options);
+      expect([depth, check.algorithm, check.role]).toEqual([depth, 'seed-dp', 'check']);
+    }
+  });
+
+  it('takes the transfer again where every other algorithm would cost hours (D = 8 … 10 at n = 18)', () => {
+    for (const depth of [8, 9, 10]) {
+      const check = planCheck(18, depth, 'window-transfer', options);
+      expect([depth, check.algorithm, check.units.length]).toEqual([depth, 'window-transfer', 1]);
+    }
+  });
+
+  it('still takes the other algorithm when the first count was the DFS', () => {
+    // N(12, 11): the DFS counts first; the transfer's table is small there.
+    expect(planCheck(12, 11, 'dfs', options).algorithm).not.toBe('dfs');
+    // N(18, 12): no other algorithm fits memory; the DFS again (on another worker).
+    expect(planCheck(18, 12, 'dfs', options).algorithm).toBe('dfs');
+  });
+});
