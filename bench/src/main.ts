@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { runKernelBench } from './kernel-bench.js';
 import { runChaosBench } from './chaos.js';
+import { runEtaBench } from './eta.js';
 import { runClassicBench } from './classic.js';
 import { runClusterReplayBench } from './cluster-replay.js';
 import { parseNSpec } from '@weak-queens/shared/contracts';
@@ -25,6 +26,7 @@ async function main(): Promise<number> {
       'redis-memory': { type: 'boolean', default: false },
       chaos: { type: 'boolean', default: false },
       'cluster-replay': { type: 'boolean', default: false },
+      eta: { type: 'boolean', default: false },
       workers: { type: 'string' },
       minutes: { type: 'string', default: '10' },
       render: { type: 'boolean', default: false },
@@ -34,7 +36,7 @@ async function main(): Promise<number> {
   });
   if (values.help) {
     console.log(
-      'usage: npm run bench [-- --render] [-- --full] [-- --pipeline] [-- --scale [--full]] [-- --redis-memory] [-- --frontier [--full]] [-- --classic [--full | --ns 16-17] [--no-peer]] [-- --chaos [--minutes m]] [-- --cluster-replay [--workers 256]]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)\n  --redis-memory: Redis bytes per queued and finished unit for a sweep of ~100,000 units\n  --frontier: S(16) (--full: and S(17)) on 2 workers against the peer program on 2 threads\n  --classic: Q(16)–Q(18) (--full: to Q(20); --ns: these n) on the pipeline with 2 workers against peer-classic on 2 threads (--no-peer: the pipeline alone, checked against OEIS)\n  --chaos: sweeps under random kill -9s, freezes, Redis restarts and network cuts for m minutes (default 10)\n  --cluster-replay: S(17) planned for 64 and 256 one-slot workers (--workers: only those), run here on one, its unit times replayed on those clusters\n  --render: only render docs/benchmarks.md from bench/results/*.json (every run records itself there and renders it)',
+      'usage: npm run bench [-- --render] [-- --full] [-- --pipeline] [-- --scale [--full]] [-- --redis-memory] [-- --frontier [--full]] [-- --classic [--full | --ns 16-17] [--no-peer]] [-- --chaos [--minutes m]] [-- --cluster-replay [--workers 256]] [-- --eta [--ns 17]]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)\n  --redis-memory: Redis bytes per queued and finished unit for a sweep of ~100,000 units\n  --frontier: S(16) (--full: and S(17)) on 2 workers against the peer program on 2 threads\n  --classic: Q(16)–Q(18) (--full: to Q(20); --ns: these n) on the pipeline with 2 workers against peer-classic on 2 threads (--no-peer: the pipeline alone, checked against OEIS)\n  --chaos: sweeps under random kill -9s, freezes, Redis restarts and network cuts for m minutes (default 10)\n  --cluster-replay: S(17) planned for 64 and 256 one-slot workers (--workers: only those), run here on one, its unit times replayed on those clusters\n  --eta: S(17) (--ns: these n) on 2 workers; the ETA at 25/50/75% of the core-seconds against the time that remained (goal ±25%)\n  --render: only render docs/benchmarks.md from bench/results/*.json (every run records itself there and renders it)',
     );
     return 0;
   }
@@ -61,6 +63,10 @@ async function main(): Promise<number> {
       return 2;
     }
     return (await runClusterReplayBench(workers)) ? 0 : 1;
+  }
+  if (values.eta) {
+    const ns = values.ns === undefined ? undefined : parseNSpec(values.ns);
+    return (await runEtaBench(ns ? { ns } : {})) ? 0 : 1;
   }
   if (values['redis-memory']) return (await runRedisMemoryBench()) ? 0 : 1;
   if (values.classic) {

@@ -90,7 +90,7 @@ export async function followSweep(
         }
         bar.update(
           fractionDone(p),
-          `${p.done}/${p.total} n  ${p.unitsDone}/${p.units} units`,
+          `${p.done}/${p.total} n  ${p.unitsDone}/${p.units} units${p.etaSeconds === null ? '' : `  eta ${Math.ceil(p.etaSeconds)} s`}`,
           p.done === p.total,
         );
       },

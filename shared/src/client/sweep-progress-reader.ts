@@ -15,6 +15,7 @@ import {
   sumJobId,
 } from '../contracts/index.js';
 import { planUnits } from '../kernel/plan.js';
+import { remainingTime, type StratumProgress } from './run-rates.js';
 import type { ClassicResultStore, StoredClassicSize } from './classic-result-store.js';
 import type { ResultStore, StoredSize } from './result-store.js';
 import type { NotQueued, SweepRecord, SweepRegistry } from './sweep-registry.js';
@@ -188,11 +189,21 @@ interface DepthPlan {
   readonly algorithm: string;
   /** The planner's single-core estimate (known for an unsplit D only). */
   readonly estimateSeconds: number | null;
+  /** The plan its units were recorded under (see ResultStore.putPlan). */
+  readonly planId?: string;
+}
+
+/** A recorded plan as the ETA needs it: every unit's model seconds, by unit key. */
+interface PlanModel {
+  readonly seconds: number;
+  readonly units: ReadonlyMap<string, number>;
 }
 
 export class SweepProgressReader {
   /** planUnits is deterministic in (n, D, target) and takes milliseconds: plan each once. */
   private readonly fallbackPlans = new Map<string, DepthPlan>();
+  /** Recorded plans never change (their id is a digest of them): read each once. */
+  private readonly planModels = new Map<string, PlanModel | null>();
 
   constructor(
     private readonly redis: RedisClient,
@@ -228,7 +239,8 @@ export class SweepProgressReader {
       this.classic.progress(classicNs),
       this.store.completionTimes(weak),
     ]);
-    const plans = options.depths ? await this.depthPlans(stored) : new Map<string, DepthPlan>();
+    // The plans of unfinished (n, D): the dashboard's per-D view, and the ETA of a running sweep.
+    const plans = weak.length ? await this.depthPlans(stored) : new Map<string, DepthPlan>();
     const progress: SweepProgress[] = [];
     for (const sweep of sweeps) {
       if (isClassic(sweep)) {
@@ -243,9 +255,113 @@ export class SweepProgressReader {
         const size = await this.size(n, sweep, stored.get(n), queues, plans, options, now);
         sizes.push(size);
       }
-      progress.push(sweepProgress(sweep, sizes, doneAt.get(sweep.id), now));
+      const read = sweepProgress(sweep, sizes, doneAt.get(sweep.id), now);
+      progress.push(
+        read.status === 'running'
+          ? {
+              ...read,
+              etaSeconds: (await this.measuredEta(sweep, stored, queues, plans)) ?? read.etaSeconds,
+            }
+          : read,
+      );
     }
     return progress;
+  }
+
+  /**
+   * Seconds until a running sweep is done, at the rates its finished units ran at (per
+   * algorithm and D, see run-rates.ts), on the live workers' slots. Null when the plan of an
+   * unfinished (n, D) cannot be read (its jobs gone): then the pace in units is all there is.
+   */
+  private async measuredEta(
+    sweep: SweepRecord,
+    stored: Map<number, StoredSize>,
+    queues: QueueState,
+    plans: Map<string, DepthPlan>,
+  ): Promise<number | null> {
+    const strata: StratumProgress[] = [];
+    const reads: Promise<void>[] = [];
+    let missing = false;
+    for (const n of sweep.ns) {
+      const size = stored.get(n);
+      if (size?.S !== undefined) continue;
+      for (let depth = 0; depth < n; depth++) {
+        const done = size?.depths.get(depth);
+        const planId = done?.planId ?? plans.get(`${n}:${depth}`)?.planId;
+        reads.push(
+          (async () => {
+            const model = planId === undefined ? null : await this.planModel(n, depth, planId);
+            if (done) {
+              if (!model) return;
+              strata.push({
+                n,
+                depth,
+                algorithm: done.algorithm,
+                doneModelSeconds: model.seconds,
+                doneSeconds: done.seconds,
+                leftModelSeconds: 0,
+                largestLeftModelSeconds: 0,
+              });
+              return;
+            }
+            if (!model) {
+              missing = true;
+              return;
+            }
+            const units = await this.store.units(n, depth);
+            let doneModelSeconds = 0;
+            let doneSeconds = 0;
+            let largest = 0;
+            for (const [key, seconds] of model.units) {
+              const unit = units.get(key);
+              if (unit) {
+                doneModelSeconds += seconds;
+                doneSeconds += unit.seconds;
+              } else largest = Math.max(largest, seconds);
+            }
+            const leftModelSeconds = Math.max(0, model.seconds - doneModelSeconds);
+            const left = Math.max(1, model.units.size - units.size);
+            const running = queues.running.get(`${n}:${depth}`) ?? [];
+            strata.push({
+              n,
+              depth,
+              algorithm: plans.get(`${n}:${depth}`)?.algorithm ?? 'dfs',
+              doneModelSeconds,
+              doneSeconds,
+              leftModelSeconds,
+              largestLeftModelSeconds: largest,
+              // A running unit's share: its reported progress of the average unit left.
+              runningDoneModelSeconds: running.reduce(
+                (t, u) => t + ((u.progress / 100) * leftModelSeconds) / left,
+                0,
+              ),
+            });
+          })(),
+        );
+      }
+    }
+    await Promise.all(reads);
+    if (missing) return null;
+    const live = await this.registry.liveWorkers();
+    const slots = live.reduce((t, w) => t + w.concurrency, 0);
+    return remainingTime(strata, { slots }).etaSeconds;
+  }
+
+  /** A recorded plan's model seconds (read once per plan id), or null when it is not there. */
+  private async planModel(n: number, depth: number, planId: string): Promise<PlanModel | null> {
+    const key = `${n}:${depth}:${planId}`;
+    const known = this.planModels.get(key);
+    if (known !== undefined) return known;
+    const plan = await this.store.plan(n, depth, planId);
+    const model = plan
+      ? {
+          seconds: [...plan.units.values()].reduce((t, u) => t + u.modelSeconds, 0),
+          units: new Map([...plan.units].map(([unit, record]) => [unit, record.modelSeconds])),
+        }
+      : null;
+    // A plan not (yet) there may be recorded later: only a found one is kept.
+    if (model) this.planModels.set(key, model);
+    return model;
   }
 
   /**
@@ -621,11 +737,21 @@ function depthPlan(depthJob: unknown, unitJob: unknown): DepthPlan | undefined {
   try {
     if (typeof depthJob === 'string' && depthJob !== '') {
       const data = parseDepthJobData(JSON.parse(depthJob));
-      return { units: data.unitKeys.length, algorithm: data.algorithm, estimateSeconds: null };
+      return {
+        units: data.unitKeys.length,
+        algorithm: data.algorithm,
+        estimateSeconds: null,
+        planId: data.planId,
+      };
     }
     if (typeof unitJob === 'string' && unitJob !== '') {
       const data = parseUnitJobData(JSON.parse(unitJob));
-      return { units: 1, algorithm: data.algorithm, estimateSeconds: data.estimateSeconds };
+      return {
+        units: 1,
+        algorithm: data.algorithm,
+        estimateSeconds: data.estimateSeconds,
+        planId: data.planId,
+      };
     }
   } catch {
     // A payload the workers would refuse too: shown with the planner's view instead.

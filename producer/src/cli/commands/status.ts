@@ -31,7 +31,7 @@ export const statusCommand = defineCommand(
         const cancelled = s.sweep.cancelledAt ? '  (cancelled)' : '';
         const problem = s.sweep.problem === 'classic' ? '  classic' : '';
         lines.push(
-          `sweep ${s.sweep.id}${problem}  ${s.sweep.createdAt}  n done ${s.done}/${s.total}  units ${s.unitsDone}/${s.units}${cancelled}`,
+          `sweep ${s.sweep.id}${problem}  ${s.sweep.createdAt}  n done ${s.done}/${s.total}  units ${s.unitsDone}/${s.units}${s.etaSeconds === null ? '' : `  eta ${Math.ceil(s.etaSeconds)} s`}${cancelled}`,
         );
         for (const size of s.sizes) {
           const result =
