@@ -6,11 +6,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PipelineClient } from '@weak-queens/shared/client';
+import { PipelineClient, ResultSeal, unitMessage } from '@weak-queens/shared/client';
 import {
   CLASSIC_QUEENS,
   compileConfig,
   knownSums,
+  parseUnitResult,
   UNIQUE_QUEENS,
 } from '@weak-queens/shared/contracts';
 import { classicUnits } from '@weak-queens/shared/kernel';
@@ -24,6 +25,27 @@ import {
 import { runWq } from './src/wq-cli.js';
 
 const NS = Array.from({ length: 10 }, (_, i) => i + 1);
+
+/** The secret both stores share (as a Compose stack's WQ_RESULT_KEY would). */
+const KEY = 'transfer-test-key-0123456789abcdef';
+const keyed = { WQ_RESULT_KEY: KEY };
+
+/** A unit line signed with the shared key (as a worker holding it would sign it). */
+function sealedUnit(line: Record<string, unknown>): string {
+  const fields = { ...line };
+  delete fields.problem;
+  delete fields.mac;
+  const unit = parseUnitResult(fields);
+  return JSON.stringify({ ...line, mac: new ResultSeal(KEY).mac(unitMessage(unit)) });
+}
+
+/** The lines of a file, each a parsed JSON object. */
+function objects(text: string): Record<string, unknown>[] {
+  return text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
 
 describe('when results move from one Redis to another', () => {
   const dir = mkdtempSync(join(tmpdir(), 'wq-transfer-'));
@@ -44,15 +66,20 @@ describe('when results move from one Redis to another', () => {
   });
 
   it('exports a finished sweep with its provenance and imports it exactly, nothing recounted', async () => {
-    workers = [startWorker({ url: source.url, prefix })];
+    workers = [startWorker({ url: source.url, prefix, env: keyed })];
     const computed = await runWq(['sweep', '1-10', '--wait', '--json'], {
       url: source.url,
       prefix,
+      ...keyed,
     });
     expect(computed.code, computed.stderr).toBe(0);
     await stopWorkers(workers);
 
-    const exported = await runWq(['results', '--export', file], { url: source.url, prefix });
+    const exported = await runWq(['results', '--export', file], {
+      url: source.url,
+      prefix,
+      ...keyed,
+    });
     expect(exported.code, exported.stderr).toBe(0);
     const lines = readFileSync(file, 'utf8')
       .trim()
@@ -70,19 +97,34 @@ describe('when results move from one Redis to another', () => {
       }
     }
 
-    const imported = await runWq(['results', '--import', file], { url: target.url, prefix });
+    // Every record carries its MAC under the shared key.
+    expect(lines.every((l) => typeof l.mac === 'string' && /^[0-9a-f]{64}$/.test(l.mac))).toBe(
+      true,
+    );
+
+    const imported = await runWq(['results', '--import', file], {
+      url: target.url,
+      prefix,
+      ...keyed,
+    });
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toMatch(/^imported 10 S\(n\), 55 N\(n, D\), \d+ units/);
 
     // Complete there: the results, and a sweep that adds no job and begins no unit.
-    const shown = await runWq(['results', '1-10', '--json'], { url: target.url, prefix });
+    const shown = await runWq(['results', '1-10', '--json'], {
+      url: target.url,
+      prefix,
+      ...keyed,
+    });
     expect(
       shown.stdout
         .trim()
         .split('\n')
         .map((l) => (JSON.parse(l) as { S: string }).S),
     ).toEqual([...knownSums(NS).values()]);
-    const client = new PipelineClient(compileConfig({ REDIS_URL: target.url, WQ_PREFIX: prefix }));
+    const client = new PipelineClient(
+      compileConfig({ REDIS_URL: target.url, WQ_PREFIX: prefix, WQ_RESULT_KEY: KEY }),
+    );
     try {
       const submission = await client.submit(NS);
       expect(submission.added).toBe(0);
@@ -93,7 +135,11 @@ describe('when results move from one Redis to another', () => {
     }
 
     // Imported again: every line is already there with the same value; nothing changes.
-    const again = await runWq(['results', '--import', file], { url: target.url, prefix });
+    const again = await runWq(['results', '--import', file], {
+      url: target.url,
+      prefix,
+      ...keyed,
+    });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/\(\d+ already stored with the same value\)/);
   });
@@ -122,6 +168,7 @@ describe('when results move from one Redis to another', () => {
     const refused = await runWq(['results', '--import', badFile], {
       url: target.url,
       prefix: fresh,
+      ...keyed,
     });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('import refused, nothing written');
@@ -130,7 +177,11 @@ describe('when results move from one Redis to another', () => {
       `line ${d0 + 1}: N(10, 0) = 10000000001 disagrees with the published 10000000000`,
     );
     expect(refused.stderr).toContain(`line ${unitLine + 1}: problem: "chess" is not allowed`);
-    const shown = await runWq(['results', '1-10', '--json'], { url: target.url, prefix: fresh });
+    const shown = await runWq(['results', '1-10', '--json'], {
+      url: target.url,
+      prefix: fresh,
+      ...keyed,
+    });
     expect(
       shown.stdout
         .trim()
@@ -148,7 +199,8 @@ describe('when results move from one Redis to another', () => {
         value: string;
       };
       if (v.kind === 'unit' && v.n === 9 && v.depth === 3) {
-        return JSON.stringify({ ...v, value: (BigInt(v.value) + 1n).toString() });
+        // Signed again with the key, as a buggy worker that holds it would have signed it.
+        return sealedUnit({ ...v, value: (BigInt(v.value) + 1n).toString() });
       }
       return l;
     });
@@ -157,11 +209,136 @@ describe('when results move from one Redis to another', () => {
     const conflict = await runWq(['results', '--import', conflictFile], {
       url: target.url,
       prefix,
+      ...keyed,
     });
     expect(conflict.code).toBe(2);
     expect(conflict.stderr).toMatch(
       /line \d+: unit \S+ of N\(9, 3\) is \d+ here but \d+ in the store/,
     );
+  });
+
+  it('without the key, imports no N(n, D) or S(n) unless told --trust, then exactly', async () => {
+    const unkeyed = uniquePrefix('transfer-unkeyed');
+    const refused = await runWq(['results', '--import', file], {
+      url: target.url,
+      prefix: unkeyed,
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      "not authenticated (WQ_RESULT_KEY is not set here): set WQ_RESULT_KEY to the exporting store's key, or import with --trust",
+    );
+    expect(refused.stderr.split('\n').filter((l) => l.includes('Error:'))).toEqual([]);
+
+    const trusted = await runWq(['results', '--import', file, '--trust'], {
+      url: target.url,
+      prefix: unkeyed,
+    });
+    expect(trusted.code, trusted.stderr).toBe(0);
+    const shown = await runWq(['results', '1-10', '--json'], { url: target.url, prefix: unkeyed });
+    expect(
+      shown.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { S: string }).S),
+    ).toEqual([...knownSums(NS).values()]);
+  });
+
+  it('refuses a file that moves 1000 from N(10, 5) to N(10, 6) with S(10) unchanged', async () => {
+    const shifted = objects(readFileSync(file, 'utf8')).map((l) => {
+      const move = (depth: unknown, value: string): string =>
+        depth === 5
+          ? (BigInt(value) - 1000n).toString()
+          : depth === 6
+            ? (BigInt(value) + 1000n).toString()
+            : value;
+      if (l.kind === 'depth' && l.n === 10 && l.role === undefined) {
+        return { ...l, value: move(l.depth, l.value as string) };
+      }
+      if (l.kind === 'sum' && l.n === 10) {
+        const depths = (l.depths as { depth: number; value: string }[]).map((d) => ({
+          ...d,
+          value: move(d.depth, d.value),
+        }));
+        return { ...l, depths };
+      }
+      return l;
+    });
+    const shiftedFile = join(dir, 'shifted.jsonl');
+    writeFileSync(shiftedFile, shifted.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const fresh = uniquePrefix('transfer-shifted');
+    const withKey = await runWq(['results', '--import', shiftedFile], {
+      url: target.url,
+      prefix: fresh,
+      ...keyed,
+    });
+    expect(withKey.code).toBe(2);
+    expect(withKey.stderr).toContain(
+      'its MAC does not verify under this WQ_RESULT_KEY (forged, or another key)',
+    );
+    const withoutKey = await runWq(['results', '--import', shiftedFile], {
+      url: target.url,
+      prefix: fresh,
+    });
+    expect(withoutKey.code).toBe(2);
+    expect(withoutKey.stderr).toContain('not authenticated (WQ_RESULT_KEY is not set here)');
+    const shown = await runWq(['results', '10', '--json'], { url: target.url, prefix: fresh });
+    expect((JSON.parse(shown.stdout.trim()) as { S: unknown }).S).toBeNull();
+  });
+
+  it('keeps units of an unfinished n unverified until they are counted again', async () => {
+    // The units of n = 9 alone, from a store without a key (no MACs), one of them forged.
+    const units = objects(readFileSync(file, 'utf8')).filter(
+      (l) => l.kind === 'unit' && l.n === 9 && l.role === undefined,
+    );
+    const forged = units.findIndex((l) => l.depth === 4);
+    const partial = units.map((l, i) => {
+      const rest = { ...l };
+      delete rest.mac;
+      return i === forged
+        ? { ...rest, value: (BigInt(rest.value as string) + 100n).toString() }
+        : rest;
+    });
+    const partialFile = join(dir, 'partial.jsonl');
+    writeFileSync(partialFile, partial.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const fresh = uniquePrefix('transfer-partial');
+    const imported = await runWq(['results', '--import', partialFile], {
+      url: target.url,
+      prefix: fresh,
+      ...keyed,
+    });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain(
+      `; ${partial.length} units unverified (no MAC this store verifies): each is counted again before it enters a sum`,
+    );
+
+    workers = [startWorker({ url: target.url, prefix: fresh, env: keyed })];
+    const swept = await runWq(['sweep', '9', '--wait', '--json'], {
+      url: target.url,
+      prefix: fresh,
+      ...keyed,
+    });
+    await stopWorkers(workers);
+    expect(swept.code, swept.stderr).toBe(0);
+    const client = new PipelineClient(
+      compileConfig({ REDIS_URL: target.url, WQ_PREFIX: fresh, WQ_RESULT_KEY: KEY }),
+    );
+    try {
+      expect((await client.results([9]))[0]?.S).toBe(knownSums([9]).get(9));
+      // Every imported unit was counted again; the forged one is reported, not summed.
+      expect((await client.store.counters()).starts).toBeGreaterThanOrEqual(partial.length);
+      const noted = await client.store.disagreements();
+      expect(noted.map((d) => [d.n, d.depth, d.unit, d.stored, d.reason])).toEqual([
+        [
+          9,
+          4,
+          partial[forged]?.unit,
+          partial[forged]?.value,
+          'an unverified import held this value; the count replaced it',
+        ],
+      ]);
+    } finally {
+      await client.close();
+    }
   });
 
   it('moves a classic sweep too: its units and Q(n) imported exactly, bad lines refused by number', async () => {

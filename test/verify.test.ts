@@ -3,8 +3,13 @@
 // disagreement (a corrupted stored count) failing the n with both values.
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { PipelineClient, planCheck, type SweepProgress } from '@weak-queens/shared/client';
-import { storeKeys, type UnitResult, wholeDepth, KNOWN_S } from '@weak-queens/shared/contracts';
+import {
+  PipelineClient,
+  planCheck,
+  ResultStore,
+  type SweepProgress,
+} from '@weak-queens/shared/client';
+import { planIdOf, type UnitResult, wholeDepth, KNOWN_S } from '@weak-queens/shared/contracts';
 import { DEFAULT_MAX_BYTES } from '@weak-queens/shared/kernel';
 import { baselineN, pipelineFixture, until } from './src/index.js';
 import { runWq } from './src/wq-cli.js';
@@ -21,8 +26,13 @@ function setUp(label: string): PipelineClient {
   return pipeline.client;
 }
 
-/** Stores a wrong count for a whole (unsplit) unit, as a corrupted result store would hold. */
+/**
+ * Stores a wrong count for a whole (unsplit) unit, as a worker that counted wrong would leave
+ * it: under a recorded one-unit plan, the unit and N(n, D) naming that plan.
+ */
 async function corrupt(n: number, depth: number, value: string): Promise<void> {
+  const header = { n, depth, role: 'primary', algorithm: 'window-transfer', units: 1 } as const;
+  const planId = planIdOf(header, ['*']);
   const unit: UnitResult = {
     kind: 'unit',
     n,
@@ -32,11 +42,19 @@ async function corrupt(n: number, depth: number, value: string): Promise<void> {
     algorithm: 'window-transfer',
     seconds: 0.001,
     worker: 'w-corrupt',
+    weight: 1,
+    planId,
   };
   const raw = new Redis(redis.url);
-  await raw.hset(storeKeys(prefix).units(n, depth), '*', JSON.stringify(unit));
+  const store = new ResultStore(raw, prefix);
+  await store.putPlan(
+    header,
+    planId,
+    new Map([['*', { weight: 1, modelSeconds: 0.001, boundSeconds: 600 }]]),
+  );
+  await store.putUnit(unit);
   // N(n, D) itself, as the planner finds it stored (whatever split it would plan now).
-  await raw.hset(storeKeys(prefix).depths(n), String(depth), JSON.stringify(wholeDepth(unit)));
+  await store.putDepth(wholeDepth(unit));
   raw.disconnect();
 }
 

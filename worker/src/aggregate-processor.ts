@@ -65,9 +65,6 @@ async function sumUnits(
 ): Promise<DepthResult | VerifiedResult> {
   const data = parseDepthJobData(job.data);
   const role = data.role ?? 'primary';
-  await refuseForeign(job, prefix, data.n, [
-    role === 'check' ? checkJobId(data.n, data.depth) : depthJobId(data.n, data.depth),
-  ]);
   // N(n, D) is the sum over every unit of one recorded plan, each exactly once: a depth job
   // that lists fewer, more or other units than the producer planned is refused.
   const plan = await store.plan(data.n, data.depth, data.planId);
@@ -79,6 +76,9 @@ async function sumUnits(
       `the units listed for N(${data.n}, ${data.depth}) are not those of plan ${data.planId}`,
     );
   }
+  await refuseForeign(job, prefix, data.n, [
+    role === 'check' ? checkJobId(data.n, data.depth) : depthJobId(data.n, data.depth),
+  ]);
   // The values are the stored units' (checked against the plan), never the children's.
   const counted = await countFromStore(
     store,
@@ -138,8 +138,9 @@ async function sumDepths(
           value: depth.value,
           algorithm: depth.algorithm,
           workers: depth.workers,
+          // Its own units, summed again: the record says one thing, what it was made of another.
           expected: again.result.value,
-          expectedFrom: `the sum of its ${again.result.units} stored unit(s)`,
+          expectedFrom: again.result.algorithm,
           expectedWorkers: again.result.workers,
         });
       }
@@ -154,7 +155,8 @@ async function sumDepths(
   // that `wq retry` counts them again.
   wrong.push(...disagreements(depths, data.verify ? checks : undefined));
   const S = depths.reduce((sum, d) => sum + BigInt(d.value), 0n).toString();
-  const sumWrong = knownSumMismatch(n, S);
+  // S(n) against its reference only speaks when no D has been found wrong already.
+  const sumWrong = wrong.length ? undefined : knownSumMismatch(n, S);
   if (wrong.length || sumWrong) {
     await store.putMismatch({
       n,

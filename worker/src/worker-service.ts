@@ -12,6 +12,7 @@ import {
   ResultStore,
   SweepRegistry,
   waitForRedis,
+  resultSealOf,
 } from '@weak-queens/shared/client';
 import {
   CLOCK_SKEW_WARN_MS,
@@ -90,7 +91,7 @@ export class WorkerService {
     // Without a listener ioredis prints every failed reconnect (Redis restarting) as unhandled.
     this.redis.on('error', (err) => this.outage.report(err, 'result store'));
     this.pool = new KernelPool(concurrency);
-    const store = new ResultStore(this.redis, config.prefix);
+    const store = new ResultStore(this.redis, config.prefix, { seal: resultSealOf(config) });
     this.registry = new SweepRegistry(this.redis, config.prefix);
     const connection = bullConnection(config, 'worker', this.redis);
     // metrics: per-minute completed/failed counts, which the dashboard's /metrics exports.
@@ -122,8 +123,8 @@ export class WorkerService {
       progressIntervalMs: this.options.progressIntervalMs,
       failJobs: config.testFailJobs,
       maxUnitBytes: config.maxUnitBytes,
-      liveWorkers: () => this.registry.liveWorkers(),
       maxTransferBytes: config.maxTransferBytes,
+      liveWorkers: () => this.registry.liveWorkers(),
     });
     this.countProcessor = routeByProblem(weakCount, problems.count);
     // Each count queue's worker may take `concurrency` units; the pool's gate runs at most that
@@ -133,7 +134,11 @@ export class WorkerService {
     this.aggregateWorker = new Worker(
       QUEUE_NAMES.aggregate,
       routeByProblem(
-        createAggregateProcessor({ store, logger: logger.child({ module: 'aggregate' }) }),
+        createAggregateProcessor({
+          store,
+          logger: logger.child({ module: 'aggregate' }),
+          prefix: config.prefix,
+        }),
         problems.aggregate,
       ),
       { ...common, ...stalls, concurrency: AGGREGATE_CONCURRENCY },

@@ -55,7 +55,15 @@ export {
 } from './unit-routing.js';
 export { PRIORITY_LIMIT, unitPriority } from './priority.js';
 export {
+  depthMessage,
+  ResultSeal,
+  resultSealOf,
+  sumMessage,
+  unitMessage,
+} from './result-seal.js';
+export {
   ResultStore,
+  type ResultStoreOptions,
   type Role,
   type PutUnitOutcome,
   type Disagreement,

@@ -27,6 +27,7 @@ import {
 } from './index.js';
 import { bullConnection } from './connection.js';
 import { OutageRider } from './outage-rider.js';
+import { fulfilsWithin } from '../cli/fulfils-within.js';
 import { CountQueues } from './count-queues.js';
 import { type UnitRouting, unitRouting, workerSlotBytes } from './unit-routing.js';
 import { type ClusterDescription, planForCluster } from './cluster-plan.js';
@@ -36,6 +37,7 @@ import { planClassic, type PlannedClassic } from './classic-planner.js';
 import { type ClassicResult, classicSumJobId } from '../contracts/classic-jobs.js';
 import { AggregateSignal } from './aggregate-signal.js';
 import { SubmitLock } from './submit-lock.js';
+import { resultSealOf } from './result-seal.js';
 import { SweepFailedError } from './sweep-failed-error.js';
 import { HugeSweepError } from './huge-sweep-error.js';
 import { estimateSweepSeconds } from './sweep-estimate.js';
@@ -101,6 +103,8 @@ export interface StatusReport {
   readonly calibration: Calibration;
   /** Units counted twice with two different values (`wq verify --repair` settles them). */
   readonly disagreements: readonly Disagreement[];
+  /** False when WQ_RESULT_KEY is unset: stored results carry no MAC and are not authenticated. */
+  readonly authenticated: boolean;
 }
 
 /** What `submitClassic` did: the sweep id and, per n, whether its flow was added. */
@@ -115,6 +119,9 @@ export interface ClassicSubmission {
     units: number;
   }[];
 }
+
+/** How long close() waits for Redis before it cuts the connections. */
+const CLOSE_MS = 2000;
 
 /**
  * A fresh sweep id. A submitter that may have to submit again (Redis went away meanwhile)
@@ -135,7 +142,7 @@ export class PipelineClient {
 
   constructor(private readonly config: WqConfig) {
     this.redis = createRedis(config, 'producer');
-    this.store = new ResultStore(this.redis, config.prefix);
+    this.store = new ResultStore(this.redis, config.prefix, { seal: resultSealOf(config) });
     this.classic = new ClassicResultStore(this.redis, config.prefix);
     this.registry = new SweepRegistry(this.redis, config.prefix);
     const options = {
@@ -260,7 +267,7 @@ export class PipelineClient {
     }, SUBMITTING_TTL_MS / 3);
     lease.unref();
     try {
-      await this.addFlows(plans, sizes, options.audit ?? false, async (n) => {
+      await this.addFlows(id, plans, sizes, options.audit ?? false, async (n) => {
         queued.push(n);
         await this.registry.save(record());
         options.onPlanning?.({ what: `queued n = ${n}, ${queued.length} of ${ns.length} n` });
@@ -496,7 +503,9 @@ export class PipelineClient {
     options: { repair?: boolean } = {},
   ): Promise<VerifyOutcome[]> {
     await this.ping();
-    const sums = await this.store.sums(ns);
+    // Whatever is stored is recounted, including an S(n) that no longer holds (forged, or
+    // beside a record that says otherwise): a reader already refuses to show that one.
+    const sums = new Set(await this.store.storedSizes(ns));
     const conflicts = await this.store.disagreements();
     const repaired = new Set<number>();
     if (options.repair) {
@@ -613,7 +622,14 @@ export class PipelineClient {
       this.registry.liveWorkers(),
       this.jobCounts(),
     ]);
-    return { sweeps, calibration, disagreements, workers, jobs };
+    return {
+      sweeps,
+      calibration,
+      disagreements,
+      workers,
+      jobs,
+      authenticated: this.store.authenticated,
+    };
   }
 
   /** Job counts by state of every count queue and of `aggregate`, by queue name. */
@@ -767,6 +783,7 @@ export class PipelineClient {
 
   /** Adds the flow of every planned n that is neither stored nor queued; notes each outcome. */
   private async addFlows(
+    sweepId: string,
     plans: readonly PlannedSize[],
     sizes: { n: number; outcome: 'stored' | 'queued' | 'added'; jobs: number }[],
     audit: boolean,
@@ -785,15 +802,21 @@ export class PipelineClient {
     // Whether an n is queued, and adding it if not, is one step for all submitters at once. The
     // locks are taken as the n come, in ascending n (two submitters never wait for each other
     // in a circle), and held to the end.
-    const locks = new SubmitLock(this.redis, this.store.keys);
+    const locks = new SubmitLock(this.redis, this.store.keys, sweepId);
     const releases: (() => Promise<void>)[] = [];
     try {
       for (const planned of [...plans].sort((a, b) => a.n - b.n)) {
-        await this.addFlow(planned, sizes, audit, { locks, releases, onQueued }, async (adding) => {
-          await landed();
-          previous = adding;
-          inFlight = planned.n;
-        });
+        await this.addFlow(
+          planned,
+          sizes,
+          audit,
+          { locks, releases, onQueued, landed },
+          async (adding) => {
+            await landed();
+            previous = adding;
+            inFlight = planned.n;
+          },
+        );
       }
       await landed();
     } finally {
@@ -810,6 +833,8 @@ export class PipelineClient {
       readonly locks: SubmitLock;
       readonly releases: (() => Promise<void>)[];
       readonly onQueued: (n: number) => Promise<void>;
+      /** Waits for the flow in flight and records it. */
+      readonly landed: () => Promise<void>;
     },
     adding: (add: Promise<unknown>) => Promise<void>,
   ): Promise<void> {
@@ -822,7 +847,13 @@ export class PipelineClient {
     // Already in the queues (a retry after an interrupted submission finds most n so): nothing
     // to add, so no lock to wait for (that of a submitter that died lapses only after a minute).
     if (await this.isQueued(sumJobId(n))) return handled('queued');
-    held.releases.push(await held.locks.acquire([n]));
+    let release = await held.locks.tryAcquire(n);
+    if (release === undefined) {
+      // Another submitter holds n: what is in flight lands (and is recorded) before the wait.
+      await held.landed();
+      release = await held.locks.acquire([n]);
+    }
+    held.releases.push(release);
     // A flow whose root exists would add its children a second time (BullMQ adds children
     // of a duplicate parent), so an n already in the queues is left alone. A finished root
     // without a stored S(n) (deleted by hand, withdrawn by a recount, or failed) is stale:
@@ -1024,12 +1055,20 @@ export class PipelineClient {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([
-      this.flows.close(),
-      this.queues.count.close(),
-      this.queues.aggregate.close(),
-    ]);
-    await this.redis.quit().catch(() => undefined);
+    const closed = (async () => {
+      await Promise.allSettled([
+        this.flows.close(),
+        this.queues.count.close(),
+        this.queues.aggregate.close(),
+      ]);
+      await this.redis.quit().catch(() => undefined);
+    })();
+    // With Redis away a graceful close waits on reconnects: a client that gave up on Redis
+    // (or a dashboard stopped during an outage) must still end promptly.
+    if (!(await fulfilsWithin(closed, CLOSE_MS))) {
+      this.redis.disconnect();
+      closed.catch(() => undefined);
+    }
   }
 }
 

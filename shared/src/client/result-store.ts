@@ -42,20 +42,19 @@ export type { Disagreement } from '../contracts/disagreement.js';
 
 /**
  * KEYS: units hash, calibration hash, disagreements hash. ARGV: unit key, result JSON,
- * algorithm or '', model s, actual s, value, disagreement field, disagreement JSON, and the
- * stored record the caller found untrusted (unverified, or its MAC fails) or ''.
+ * algorithm or '', model s, actual s, value, disagreement field, disagreement JSON, the
+ * stored record the caller found untrusted (unverified, or its MAC fails) or '', and the note
+ * kept when an unverified import said another value.
  * Returns 1 when stored, 2 when the same value was already there, 0 when another value was
  * (then the new count is kept aside as a disagreement and the stored one is not touched).
- * An untrusted record is no result: a count replaces it (an unverified one only when it agrees).
+ * An untrusted record is no result: a count replaces it.
  */
 const PUT_UNIT = `
 local old = redis.call('HGET', KEYS[1], ARGV[1])
 if old and old == ARGV[9] then
   local ok, stored = pcall(cjson.decode, old)
-  local unverified = ok and type(stored) == 'table' and stored['unverified'] == true
-  if unverified and stored['value'] ~= ARGV[6] then
-    redis.call('HSET', KEYS[3], ARGV[7], ARGV[8])
-    return 0
+  if ok and type(stored) == 'table' and stored['unverified'] == true and stored['value'] ~= ARGV[6] then
+    redis.call('HSET', KEYS[3], ARGV[7], ARGV[10])
   end
   old = false
 end
@@ -267,6 +266,10 @@ export class ResultStore extends KeyedStore<StoreKeys> {
       disagreementField(result.n, result.depth, role, result.unit),
       JSON.stringify(disagreement),
       untrusted && existing !== null ? existing : '',
+      JSON.stringify({
+        ...disagreement,
+        reason: 'an unverified import held this value; the count replaced it',
+      }),
     );
     return outcome === 1 ? 'stored' : outcome === 2 ? 'duplicate' : 'conflict';
   }
@@ -484,6 +487,17 @@ export class ResultStore extends KeyedStore<StoreKeys> {
       }
     }
     return found;
+  }
+
+  /**
+   * The n that have an S(n) or a record stored at all, whether or not it holds (`wq verify`
+   * recounts those whose S(n) does not).
+   */
+  async storedSizes(ns: readonly number[]): Promise<number[]> {
+    if (ns.length === 0) return [];
+    const values = await this.redis.hmget(this.keys.sums, ...ns.map(String));
+    const records = await this.redis.hmget(this.keys.records, ...ns.map(String));
+    return ns.filter((_, i) => values[i] != null || records[i] != null);
   }
 
   /**

@@ -1,10 +1,9 @@
 // Configuration from the environment (and flags layered on top), compiled once at start with
 // defaults and errors that name the variable. Nothing else reads process.env.
-import { availableParallelism } from 'node:os';
 import { isIP } from 'node:net';
 import * as v from 'valibot';
 import { InvalidInputError } from '../kernel/errors.js';
-import { defaultSlotMemory, defaultWorkerMemory } from './worker-memory.js';
+import { defaultSlotMemory, defaultSlots, defaultWorkerMemory } from './worker-memory.js';
 import { parseInput, refine } from './schema.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -29,6 +28,7 @@ export const CONFIG_ENV = [
   'WQ_WORKER_MEMORY',
   'WQ_REDIS_WAIT_LOG_MS',
   'WQ_REDIS_OUTAGE_MS',
+  'WQ_RESULT_KEY',
 ] as const;
 
 export interface RedisSettings {
@@ -114,6 +114,12 @@ export interface WqConfig {
    * 1). Workers wait forever: they have nothing to report to.
    */
   readonly redisOutageMs: number;
+  /**
+   * WQ_RESULT_KEY: a secret shared by every worker and client. When set, every stored unit,
+   * depth and sum record carries an HMAC under it, and a record without a valid one is not a
+   * result (result-seal.ts). Unset: results are unauthenticated (`wq status` says so).
+   */
+  readonly resultKey?: string;
 }
 
 export interface ClusterNode {
@@ -148,6 +154,7 @@ const OVERRIDDEN_BY: Readonly<
   WQ_WORKER_MEMORY: 'workerMemoryBytes',
   WQ_REDIS_WAIT_LOG_MS: 'redisWaitLogMs',
   WQ_REDIS_OUTAGE_MS: 'redisOutageMs',
+  WQ_RESULT_KEY: 'resultKey',
 };
 
 /** Compiles the configuration; throws InvalidInputError naming the variable that is wrong. */
@@ -167,13 +174,15 @@ export function compileConfig(
   const vars = parseInput(ConfigEnvSchema, input, { name: '', qualify: false });
   const url = overrides.redisUrl ?? vars.REDIS_URL ?? DEFAULT_REDIS_URL;
   const lockMs = overrides.lockMs ?? vars.WQ_LOCK_MS ?? DEFAULT_LOCK_MS;
-  const concurrency = overrides.concurrency ?? vars.WQ_CONCURRENCY ?? availableParallelism();
+  // The cores, or in a container with a CPU quota its whole CPUs (worker-memory.ts).
+  const concurrency = overrides.concurrency ?? vars.WQ_CONCURRENCY ?? defaultSlots();
   const clusterNodes = vars.REDIS_CLUSTER_NODES;
   const prefix = overrides.prefix ?? vars.WQ_PREFIX ?? 'wq';
   if (clusterNodes) requireHashTag(prefix);
   const explicitUnitBytes = overrides.maxUnitBytes ?? vars.WQ_MAX_UNIT_BYTES;
   const workerMemoryBytes =
     overrides.workerMemoryBytes ?? vars.WQ_WORKER_MEMORY ?? defaultWorkerMemory(concurrency);
+  const resultKey = overrides.resultKey ?? vars.WQ_RESULT_KEY;
   return {
     redisUrl: clusterNodes ? clusterUrl(clusterNodes) : redactUrl(url),
     redis: parseRedisUrl(url),
@@ -206,6 +215,7 @@ export function compileConfig(
     // Twice the longest usual outage: a restart with a large AOF, or a failover (node timeout
     // plus an election) takes well under a minute.
     redisOutageMs: overrides.redisOutageMs ?? vars.WQ_REDIS_OUTAGE_MS ?? DEFAULT_REDIS_OUTAGE_MS,
+    ...(resultKey === undefined ? {} : { resultKey }),
   };
 }
 
@@ -362,6 +372,13 @@ export const ConfigEnvSchema = v.object({
   WQ_WORKER_MEMORY: v.optional(ByteSizeSchema),
   WQ_REDIS_WAIT_LOG_MS: v.optional(milliseconds(WAIT_LOG_RANGE)),
   WQ_REDIS_OUTAGE_MS: v.optional(milliseconds(OUTAGE_RANGE)),
+  // A short secret is guessable: 16 characters at least (`openssl rand -hex 32` makes 64).
+  WQ_RESULT_KEY: v.optional(
+    v.message(
+      v.pipe(v.string(), v.minLength(16)),
+      'a secret of at least 16 characters (e.g. `openssl rand -hex 32`)',
+    ),
+  ),
 });
 export type ConfigEnv = v.InferOutput<typeof ConfigEnvSchema>;
 

@@ -48,7 +48,14 @@ export const statusCommand = defineCommand(
       if (report.sweeps.length === 0) lines.push('no sweeps');
       for (const d of report.disagreements) {
         lines.push(
-          `disagreement: unit ${d.unit} of N(${d.n}, ${d.depth}) counted ${d.stored} (${d.storedWorker}) and ${d.counted} (${d.countedWorker}); wq verify ${d.n} --repair`,
+          d.reason
+            ? `disagreement: ${d.unit === '#S' ? `S(${d.n})` : d.unit === '#N' ? `N(${d.n}, ${d.depth})` : `unit ${d.unit} of N(${d.n}, ${d.depth})`} stored as ${d.stored}: ${d.reason}; wq verify ${d.n} --repair`
+            : `disagreement: unit ${d.unit} of N(${d.n}, ${d.depth}) counted ${d.stored} (${d.storedWorker}) and ${d.counted} (${d.countedWorker}); wq verify ${d.n} --repair`,
+        );
+      }
+      if (!report.authenticated) {
+        lines.push(
+          'results: unauthenticated (WQ_RESULT_KEY is not set: anyone who can write to Redis can forge a record that passes every check)',
         );
       }
       lines.push(`workers: ${report.workers.length} live`);
