@@ -1,6 +1,7 @@
-// `node scripts/publish-results.mjs --ns 1-18 [--from export.jsonl] [--runs runs.json]
-// [--out results/weak-queens.jsonl]` (after `npm run build`): the published results file,
-// generated from a result store after a verified sweep, never written by hand.
+// `node scripts/publish-results.mjs --ns 1-18 [--from export.jsonl[,more.jsonl]] [--runs runs.json]
+// [--out results/weak-queens.jsonl] [--docs docs/results.md]` (after `npm run build`): the
+// published results file, generated from a result store after a verified sweep, never written
+// by hand; the table of docs/results.md is rendered from it (between its markers).
 //
 // It reads the store's own export (`wq results <ns> --export`, run here against REDIS_URL and
 // WQ_PREFIX unless --from names an export file) and writes one JSON line per n: S(n), N(n, D)
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     from: { type: 'string' },
     runs: { type: 'string' },
     out: { type: 'string', default: 'results/weak-queens.jsonl' },
+    docs: { type: 'string', default: 'docs/results.md' },
   },
 });
 
@@ -42,7 +44,12 @@ function sizes(spec) {
 
 /** The store's export, from the file given or from `wq results --export` against REDIS_URL. */
 function exportLines(ns) {
-  if (values.from) return readFileSync(values.from, 'utf8');
+  // Several exports (comma-separated) when the sizes were counted under different prefixes.
+  if (values.from)
+    return values.from
+      .split(',')
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
   const dir = mkdtempSync(join(tmpdir(), 'wq-publish-'));
   try {
     const file = join(dir, 'export.jsonl');
@@ -119,7 +126,9 @@ for (const n of ns) {
     const known = knownValue(n, depth);
     if (known) {
       if (known.value !== primary.value) {
-        refusals.push(`N(${n}, ${depth}) = ${primary.value}, but ${known.source} gives ${known.value}`);
+        refusals.push(
+          `N(${n}, ${depth}) = ${primary.value}, but ${known.source} gives ${known.value}`,
+        );
       } else {
         checks.push(known.source);
       }
@@ -141,7 +150,8 @@ for (const n of ns) {
   }
   const total = N.reduce((t, v) => t + BigInt(v ?? 0), 0n).toString();
   const sumChecks = [];
-  if (total !== record.S) refusals.push(`S(${n}) = ${record.S}, but its N(n, D) add up to ${total}`);
+  if (total !== record.S)
+    refusals.push(`S(${n}) = ${record.S}, but its N(n, D) add up to ${total}`);
   else sumChecks.push('sum of N(n, D)');
   const reference = knownSum(n);
   if (reference) {
@@ -176,3 +186,30 @@ const target = resolve(root, values.out);
 mkdirSync(dirname(target), { recursive: true });
 writeFileSync(target, out.map((line) => JSON.stringify(line)).join('\n') + '\n');
 process.stdout.write(`publish-results: ${out.length} line(s) written to ${values.out}\n`);
+
+// The table in docs/results.md is rendered from the same lines, between its markers.
+const BEGIN = '<!-- results:begin (scripts/publish-results.mjs) -->';
+const END = '<!-- results:end -->';
+const docs = resolve(root, values.docs);
+let page;
+try {
+  page = readFileSync(docs, 'utf8');
+} catch {
+  page = undefined;
+}
+if (page?.includes(BEGIN) && page.includes(END)) {
+  const short = (check) => check.replace(/^second count by /, '2nd: ');
+  const rows = out.map((line) => {
+    const seen = new Set(line.depths.flatMap((d) => d.checks.map(short)));
+    return `| ${line.n} | ${line.S} | ${line.coreSeconds} | ${line.checkCoreSeconds} | ${[...seen].join('; ')} |`;
+  });
+  const table = [
+    '| n | S(n) | core-s | core-s of the 2nd counts | checks passed (over its D) |',
+    '| --: | --: | --: | --: | --- |',
+    ...rows,
+  ].join('\n');
+  const before = page.slice(0, page.indexOf(BEGIN) + BEGIN.length);
+  const after = page.slice(page.indexOf(END));
+  writeFileSync(docs, `${before}\n${table}\n${after}`);
+  process.stdout.write(`publish-results: table rendered into ${values.docs}\n`);
+}
