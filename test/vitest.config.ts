@@ -7,5 +7,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Each file runs real worker processes on a 2-core machine: one file at a time.
     fileParallelism: false,
+    // A container engine for the container tests (and Testcontainers' Redis), stopped after.
+    globalSetup: ['./src/container-global-setup.ts'],
   },
 });

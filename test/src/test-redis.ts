@@ -1,10 +1,14 @@
-// A Redis for each test file, never the machine's shared one: REDIS_URL when set, else
-// Testcontainers when a container runtime answers, else a private redis-server on a free port.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+// A Redis for each test file, never the machine's shared one: REDIS_URL when set, else a
+// container started by Testcontainers when the test run has a container engine (the global
+// set-up's, on the Redis image it built or pulled), else a private redis-server on a free port.
+// Under CI=1 the engine the set-up started must serve: a container that fails to start fails the
+// test rather than falling back, so CI never passes on fewer containers than it claims.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { inject } from 'vitest';
 import { RedisServer } from '@weak-queens/producer';
 
 export interface TestRedis {
@@ -12,9 +16,6 @@ export interface TestRedis {
   readonly kind: 'env' | 'container' | 'redis-server';
   stop(): Promise<void>;
 }
-
-/** How long a container runtime may take to answer before we fall back to redis-server. */
-const RUNTIME_PROBE_MS = 3000;
 
 export async function startTestRedis(): Promise<TestRedis> {
   const fromEnv = process.env.REDIS_URL;
@@ -34,24 +35,31 @@ export async function startTestRedis(): Promise<TestRedis> {
 }
 
 async function tryContainer(): Promise<TestRedis | undefined> {
-  // Without a socket or DOCKER_HOST there is no runtime to ask (a bare `docker` client is not one).
-  if (!process.env.DOCKER_HOST && !existsSync('/var/run/docker.sock')) return undefined;
+  const engine = inject('containerEngine');
+  if (!engine || 'missing' in engine) return undefined;
+  // Ryuk (Testcontainers' reaper) is an image no registry gives us here: the test stops its own
+  // container, and the global set-up removes anything left when it stops the engine. Ports are
+  // published on loopback and reached there.
+  process.env.DOCKER_HOST = engine.dockerHost;
+  process.env.TESTCONTAINERS_RYUK_DISABLED = 'true';
+  process.env.TESTCONTAINERS_HOST_OVERRIDE = '127.0.0.1';
   try {
     const tc = await import('testcontainers');
-    const probe = tc.getContainerRuntimeClient();
-    const timeout = new Promise<undefined>((resolve) =>
-      setTimeout(() => resolve(undefined), RUNTIME_PROBE_MS),
-    );
-    if (!(await Promise.race([probe, timeout]))) return undefined;
-    const started = await new tc.GenericContainer('redis:7-alpine').withExposedPorts(6379).start();
+    const started = await new tc.GenericContainer(engine.redisImage)
+      .withExposedPorts(6379)
+      .withCommand(['redis-server', '--save', '', '--appendonly', 'no'])
+      .withWaitStrategy(tc.Wait.forLogMessage(/Ready to accept connections/))
+      .start();
     return {
       url: `redis://${started.getHost()}:${started.getMappedPort(6379)}`,
       kind: 'container',
       stop: async () => {
-        await started.stop();
+        await started.stop({ timeout: 2_000 });
       },
     };
-  } catch {
+  } catch (err) {
+    if (process.env.CI && process.env.CI !== 'false') throw err;
+    console.warn(`Redis container did not start (${(err as Error).message}); using redis-server`);
     return undefined;
   }
 }

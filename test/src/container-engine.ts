@@ -1,0 +1,166 @@
+// The container engine the test run has (container-global-setup.ts), and the `docker` and
+// Compose commands the container tests run against it, as a user would type them.
+import { execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
+
+export type ContainerEngine =
+  | {
+      /** DOCKER_HOST of the engine (ours, or one that answered before the tests). */
+      readonly dockerHost: string;
+      /** True when the tests started it (and stop it after the last file). */
+      readonly started: boolean;
+      /** The Node 20 and Redis images to build and run on (official, or built here). */
+      readonly nodeImage: string;
+      readonly redisImage: string;
+      /** `docker compose` or `docker-compose`. */
+      readonly compose: readonly string[];
+    }
+  | { readonly missing: string };
+
+export type ReadyEngine = Exclude<ContainerEngine, { missing: string }>;
+
+/** The repository root: docker-compose.yml and the Dockerfile. */
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+let noted = false;
+
+/**
+ * The engine, or undefined (after one line saying what is missing) when there is none: the
+ * caller skips. Under CI=1 the global set-up has already failed the run instead.
+ */
+export function containerEngine(): ReadyEngine | undefined {
+  const engine = inject('containerEngine');
+  if ('missing' in engine) {
+    if (!noted) console.warn(`container tests skipped: ${engine.missing}`);
+    noted = true;
+    return undefined;
+  }
+  return engine;
+}
+
+export interface CommandRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a command against the engine; resolves with its exit code (never rejects). */
+export function runAgainst(
+  engine: ReadyEngine,
+  argv: readonly string[],
+  env: Record<string, string> = {},
+  timeoutMs = 15 * 60_000,
+): Promise<CommandRun> {
+  const [command, ...args] = argv;
+  return new Promise((resolve) => {
+    execFile(
+      command ?? 'docker',
+      args,
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, DOCKER_HOST: engine.dockerHost, DOCKER_BUILDKIT: '0', ...env },
+        maxBuffer: 64 << 20,
+        timeout: timeoutMs,
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** `docker …`; throws with its stderr when it fails. */
+export async function docker(engine: ReadyEngine, ...args: string[]): Promise<string> {
+  const run = await runAgainst(engine, ['docker', ...args]);
+  if (run.code !== 0) throw new Error(`docker ${args.join(' ')}: ${run.stderr.trim()}`);
+  return run.stdout.trim();
+}
+
+/** One Compose project of docker-compose.yml (plus overlays), with its variables. */
+export class ComposeProject {
+  constructor(
+    readonly engine: ReadyEngine,
+    readonly name: string,
+    readonly env: Record<string, string>,
+    readonly files: readonly string[] = ['docker-compose.yml'],
+  ) {}
+
+  /** `docker compose -p <name> -f … <args>`, resolved with its exit code. */
+  run(args: readonly string[], env: Record<string, string> = this.env): Promise<CommandRun> {
+    const files = this.files.flatMap((f) => ['-f', join(REPO_ROOT, f)]);
+    return runAgainst(this.engine, [...this.engine.compose, '-p', this.name, ...files, ...args], {
+      ...env,
+      // docker-compose 1.29 builds with docker-py's classic builder; v2 is told the same.
+      COMPOSE_DOCKER_CLI_BUILD: '0',
+    });
+  }
+
+  /** As `run`, but throws with the output when it fails. */
+  async ok(...args: string[]): Promise<string> {
+    const run = await this.run(args);
+    if (run.code !== 0) {
+      throw new Error(`compose ${args.join(' ')} exited ${run.code}: ${run.stderr.trim()}`);
+    }
+    return run.stdout;
+  }
+
+  /** The ids of this project's containers (all, or of one service), running or not. */
+  async containers(service?: string): Promise<string[]> {
+    const filters = [`label=com.docker.compose.project=${this.name}`];
+    if (service) filters.push(`label=com.docker.compose.service=${service}`);
+    const out = await docker(this.engine, 'ps', '-aq', ...filters.flatMap((f) => ['--filter', f]));
+    return out ? out.split('\n') : [];
+  }
+
+  /** Everything labelled with this project: containers, networks and volumes. */
+  async leftovers(): Promise<string[]> {
+    const label = `label=com.docker.compose.project=${this.name}`;
+    const [containers, networks, volumes] = await Promise.all([
+      docker(this.engine, 'ps', '-aq', '--filter', label),
+      docker(this.engine, 'network', 'ls', '-q', '--filter', label),
+      docker(this.engine, 'volume', 'ls', '-q', '--filter', label),
+    ]);
+    return [
+      ...containers
+        .split('\n')
+        .filter(Boolean)
+        .map((c) => `container ${c}`),
+      ...networks
+        .split('\n')
+        .filter(Boolean)
+        .map((n) => `network ${n}`),
+      ...volumes
+        .split('\n')
+        .filter(Boolean)
+        .map((v) => `volume ${v}`),
+    ];
+  }
+}
+
+/** The image every role runs, as docker-compose.yml tags it. */
+export const PROJECT_IMAGE = 'weak-queens:local';
+
+let built: Promise<void> | undefined;
+
+/**
+ * `docker build` of the repository's Dockerfile on the engine's Node image, once per test file
+ * (unchanged layers come from the engine's cache, so after the first build it takes seconds).
+ */
+export function buildProjectImage(engine: ReadyEngine): Promise<void> {
+  built ??= runAgainst(engine, [
+    'docker',
+    'build',
+    '-q',
+    '--build-arg',
+    `NODE_IMAGE=${engine.nodeImage}`,
+    '-t',
+    PROJECT_IMAGE,
+    '.',
+  ]).then((run) => {
+    if (run.code !== 0) throw new Error(`docker build exited ${run.code}: ${run.stderr.trim()}`);
+  });
+  return built;
+}
