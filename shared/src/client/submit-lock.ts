@@ -23,6 +23,16 @@ export class SubmitLock {
     private readonly keys: StoreKeys,
   ) {}
 
+  /** The lock of n if it is free now (its release), else undefined: nothing waited for. */
+  async tryAcquire(n: number): Promise<(() => Promise<void>) | undefined> {
+    const token = randomBytes(8).toString('hex');
+    const key = this.keys.submitLock(n);
+    if ((await this.redis.set(key, token, 'PX', LOCK_MS, 'NX')) !== 'OK') return undefined;
+    return async () => {
+      await this.redis.eval(RELEASE, 1, key, token);
+    };
+  }
+
   /**
    * Waits for the locks of every n (taken in ascending n, so two submitters never wait for
    * each other in a circle) and returns the function that releases them.
