@@ -6,7 +6,7 @@ import { estimateTree, estimateUnitTree } from './estimate.js';
 import { ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';
 import { countBySeedDp } from './seed-dp.js';
-import { topUnits } from './symmetry.js';
+import { topUnits, type UnitRows } from './symmetry.js';
 import {
   assertTransferPart,
   countByWindowTransfer,
@@ -148,10 +148,7 @@ export function estimateCost(
   }
   if (algorithm === 'dfs') {
     if (prefix.length === 0 && middle.length === 0) {
-      const seconds = topUnits(n, depth).reduce(
-        (sum, unit) => sum + estimateCost('dfs', n, depth, unit.prefix, unit.middle).seconds,
-        0,
-      );
+      const seconds = topUnitEstimates(n, depth).reduce((sum, unit) => sum + unit.seconds, 0);
       return { seconds, bytes: 64 * n };
     }
     const rows = fixedRows(n, depth, prefix, middle);
@@ -195,6 +192,31 @@ export function estimateCost(
     bytes: generated * (4 * Math.ceil(depth / 8) + 4 * residues) * 3,
   };
 }
+
+/**
+ * The DFS's top-level units of (n, D) with their estimates, worked out once per (n, D): a plan
+ * asks for them several times (the choice, the split, a cluster plan's two passes), and the
+ * estimates are seeded, so the same every time. Cleared past MAX_MEMO entries.
+ */
+export function topUnitEstimates(
+  n: number,
+  depth: number,
+): readonly (UnitRows & { readonly seconds: number })[] {
+  const key = n * 64 + depth;
+  let units = topUnitMemo.get(key);
+  if (!units) {
+    units = topUnits(n, depth).map((u) => ({
+      ...u,
+      seconds: estimateCost('dfs', n, depth, u.prefix, u.middle).seconds,
+    }));
+    if (topUnitMemo.size >= MAX_MEMO) topUnitMemo.clear();
+    topUnitMemo.set(key, units);
+  }
+  return units;
+}
+
+const MAX_MEMO = 256;
+const topUnitMemo = new Map<number, readonly (UnitRows & { readonly seconds: number })[]>();
 
 /** The free rows in the order the DFS fills them: down from the fixed run, then up. */
 function searchOrder(n: number, prefix: readonly number[], middle: readonly number[]): number[] {

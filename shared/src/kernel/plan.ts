@@ -11,6 +11,7 @@ import {
   type CostEstimate,
   DEFAULT_MAX_BYTES,
   estimateCost,
+  topUnitEstimates,
 } from './algorithms.js';
 import {
   assertBoard,
@@ -21,7 +22,6 @@ import {
   middleStart,
 } from './board.js';
 import type { ProgressCallback } from './progress.js';
-import { topUnits } from './symmetry.js';
 import type { TransferPart } from './window-transfer.js';
 
 export interface WorkUnit {
@@ -131,7 +131,15 @@ export function planUnits(n: number, depth: number, options: PlanOptions = {}): 
   });
   // One unit per canonical central block (or per left-half first-row column where the block
   // scheme does not apply), weighted by its orbit.
-  const units: WorkUnit[] = topUnits(n, depth).map((u) => unit(u.prefix, u.middle, u.weight));
+  const units: WorkUnit[] = topUnitEstimates(n, depth).map((u) => ({
+    n,
+    depth,
+    algorithm,
+    prefix: u.prefix,
+    middle: u.middle,
+    weight: u.weight,
+    estimate: { seconds: u.seconds, bytes: 64 * n },
+  }));
   // The whole (n, D) as one unit: the DFS counts it through the same top-level units in one
   // call (countCompletions), which is what estimateCost('dfs', n, D, []) sums.
   const whole = { seconds: units.reduce((sum, u) => sum + u.estimate.seconds, 0), bytes: 64 * n };
