@@ -63,7 +63,7 @@ describe('when Redis restarts in the middle of a sweep', () => {
     const run = await follower;
     expect(run.code, run.stderr).toBe(0);
     // It noticed the outage and waited it out rather than failing.
-    expect(run.stderr).toMatch(/lost Redis \(.*\); waiting for it/);
+    expect(run.stderr).toMatch(/Redis unavailable, retrying…/);
     const lines = run.stdout
       .trim()
       .split('\n')

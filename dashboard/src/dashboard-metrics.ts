@@ -12,6 +12,10 @@ import {
 } from '@weak-queens/shared/client';
 import { QUEUE_NAMES, type WqConfig } from '@weak-queens/shared/contracts';
 import { mergeExpositions } from './exposition.js';
+import { fulfilsWithin } from '@weak-queens/shared/cli';
+
+/** How long closing waits for Redis before it cuts the event streams. */
+const CLOSE_MS = 1000;
 
 type Worker = Awaited<ReturnType<SweepRegistry['liveWorkers']>>[number];
 
@@ -170,7 +174,12 @@ export class DashboardMetrics {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.events.values()].map((e) => e.close()));
+    const closed = Promise.allSettled([...this.events.values()].map((e) => e.close()));
+    // Their connections wait through outages: with Redis away a graceful close would wait for
+    // a reconnect that may never come, and SIGTERM would take the whole grace. Cut instead.
+    if (!(await fulfilsWithin(closed, CLOSE_MS))) {
+      for (const events of this.events.values()) events.disconnect().catch(() => undefined);
+    }
     for (const client of this.clusterClients) client.disconnect();
   }
 }

@@ -166,8 +166,8 @@ export class DashboardServer {
       this.server.closeIdleConnections();
       await closed;
     }
-    await this.metrics.close();
-    await this.client.close();
+    // Side by side: with Redis away each cuts its connections after a short wait of its own.
+    await Promise.all([this.metrics.close(), this.client.close()]);
   }
 }
 

@@ -7,7 +7,6 @@ import {
   OutageRider,
   outageReason,
   type PipelineClient,
-  type PlanningStep,
   type SweepProgress,
   type SweepSubmission,
 } from '@weak-queens/shared/client';

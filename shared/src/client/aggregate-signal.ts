@@ -6,6 +6,10 @@
 import { QueueEvents } from 'bullmq';
 import { QUEUE_NAMES, type WqConfig } from '../contracts/index.js';
 import { redisOptions } from './connection.js';
+import { fulfilsWithin } from '../cli/fulfils-within.js';
+
+/** How long a close may wait for Redis before the connection is cut. */
+const CLOSE_MS = 1000;
 
 export class AggregateSignal {
   private readonly events?: QueueEvents;
@@ -48,6 +52,11 @@ export class AggregateSignal {
 
   async close(): Promise<void> {
     this.wake?.();
-    await this.events?.close().catch(() => undefined);
+    if (!this.events) return;
+    // Its connection waits through outages (a blocking reader must): with Redis away, a
+    // graceful close would wait for a reconnect that may never come, so it is cut instead.
+    const closed = this.events.close().catch(() => undefined);
+    // Not awaited either: a connection that never got back may never finish disconnecting.
+    if (!(await fulfilsWithin(closed, CLOSE_MS))) this.events.disconnect().catch(() => undefined);
   }
 }

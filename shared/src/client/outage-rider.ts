@@ -20,6 +20,7 @@ export interface OutageRiderOptions {
 export class OutageRider {
   private since?: number;
   private attempts = 0;
+  private firstReason?: string;
 
   constructor(private readonly options: OutageRiderOptions) {}
 
@@ -36,7 +37,7 @@ export class OutageRider {
     for (;;) {
       let value: T;
       try {
-        value = await call();
+        value = await this.bounded(call());
       } catch (err) {
         this.failed(err);
         await pause(this.options.retryMs ?? 500);
@@ -45,6 +46,27 @@ export class OutageRider {
       this.succeeded();
       return value;
     }
+  }
+
+  /**
+   * During an outage a call may never settle (a BullMQ queue opened meanwhile waits for its
+   * first connection forever): it is given only what is left of the bound.
+   */
+  private bounded<T>(promise: Promise<T>): Promise<T> {
+    if (this.since === undefined) return promise;
+    const left = Math.max(0, this.since + this.options.boundMs - Date.now());
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new RedisUnavailableError(this.options.url, 'timeout', 'no answer while it was away'),
+          ),
+        left,
+      );
+    });
+    promise.catch(() => undefined);
+    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
   }
 
   /**
@@ -58,12 +80,14 @@ export class OutageRider {
     if (this.since === undefined) {
       this.since = now;
       this.attempts = 1;
+      this.firstReason = outageReason(err);
       this.options.onOutage?.(err as Error);
     }
     const ms = now - this.since;
     if (ms >= this.options.boundMs) {
       this.since = undefined;
-      throw new RedisUnavailableError(this.options.url, 'unreachable', outageReason(err), {
+      // The reason the outage began with: what came after (timeouts) says less.
+      throw new RedisUnavailableError(this.options.url, 'unreachable', this.firstReason ?? '', {
         attempts: this.attempts,
         ms,
       });

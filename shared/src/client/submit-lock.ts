@@ -17,10 +17,22 @@ const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
+/**
+ * Takes the lock, or keeps it when this owner holds it already: a submission cut by a Redis
+ * restart and made again under the same sweep id must not wait out its own lock.
+ */
+const TAKE = `
+local held = redis.call('GET', KEYS[1])
+if held == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
+if held then return false end
+return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])`;
+
 export class SubmitLock {
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
+    /** Who holds the locks: the sweep id, so that a second try of one submission is the same owner. */
+    private readonly owner: string = randomBytes(8).toString('hex'),
   ) {}
 
   /** The lock of n if it is free now (its release), else undefined: nothing waited for. */
@@ -38,7 +50,7 @@ export class SubmitLock {
    * each other in a circle) and returns the function that releases them.
    */
   async acquire(ns: readonly number[]): Promise<() => Promise<void>> {
-    const token = randomBytes(8).toString('hex');
+    const token = this.owner;
     const held: string[] = [];
     const release = async (): Promise<void> => {
       await Promise.all(held.map((key) => this.redis.eval(RELEASE, 1, key, token)));
@@ -46,7 +58,7 @@ export class SubmitLock {
     try {
       for (const n of [...new Set(ns)].sort((a, b) => a - b)) {
         const key = this.keys.submitLock(n);
-        while ((await this.redis.set(key, token, 'PX', LOCK_MS, 'NX')) !== 'OK') {
+        while ((await this.redis.eval(TAKE, 1, key, token, LOCK_MS)) !== 'OK') {
           await new Promise((resolve) => setTimeout(resolve, POLL_MS));
         }
         held.push(key);
