@@ -1,0 +1,210 @@
+// A Redis that cannot keep what it is given: one that may evict keys is refused at start by the
+// CLI, a worker and the dashboard (exit 2, one line naming the policy and the fix); one that is
+// out of memory or a read-only replica gets a one-line error naming the cause and the fix (no
+// EXECABORT, no stack), a 503 from the dashboard; and a worker that meets the same error again
+// and again says so once and backs off instead of logging thousands of lines a second.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@weak-queens/shared/client';
+import { createDashboardServer } from '@weak-queens/dashboard';
+import { RedisServer } from '@weak-queens/producer';
+import { compileConfig } from '@weak-queens/shared/contracts';
+import { sleep, startWorker, stopWorkers, uniquePrefix, until } from './src/index.js';
+import { runWq } from './src/wq-cli.js';
+
+/** A stack frame, in whatever form Node prints it. */
+const STACK = /^\s+at /m;
+
+/** A private redis-server with `extraArgs`, stopped and removed by `stop`. */
+async function privateRedis(
+  label: string,
+  extraArgs: readonly string[] = [],
+): Promise<{ server: RedisServer; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), `wq-${label}-`));
+  const server = await RedisServer.start({ dir, appendOnly: false, extraArgs });
+  return {
+    server,
+    stop: async () => {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Fills Redis with about 4 MB, then caps it at 2 MB: every write is refused with OOM. */
+async function exhaustMemory(url: string): Promise<void> {
+  const redis = new Redis(url);
+  try {
+    await redis.eval(
+      "for i = 1, 20000 do redis.call('SET', 'junk:' .. i, string.rep('x', 100)) end",
+      0,
+    );
+    await redis.config('SET', 'maxmemory', '2mb');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+function oneLine(stderr: string): string {
+  const lines = stderr.trim().split('\n');
+  expect(lines, stderr).toHaveLength(1);
+  return lines[0] ?? '';
+}
+
+describe('when Redis may evict keys (maxmemory-policy allkeys-lru)', () => {
+  let redis: Awaited<ReturnType<typeof privateRedis>>;
+  const prefix = uniquePrefix('evict');
+
+  beforeAll(async () => {
+    redis = await privateRedis('evict', [
+      '--maxmemory',
+      '2mb',
+      '--maxmemory-policy',
+      'allkeys-lru',
+    ]);
+  });
+
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  it.each([
+    ['the CLI', ['sweep', '5', '--wait']],
+    ['a worker', ['worker']],
+    ['the dashboard', ['dashboard', '--port', '0']],
+  ])('refuses %s with exit 2 and one line naming the policy and the fix', async (_, args) => {
+    const run = await runWq(args, { url: redis.server.url, prefix });
+    expect(run.code, run.stderr).toBe(2);
+    const line = oneLine(run.stderr);
+    expect(line).toMatch(/^wq (sweep|worker|dashboard): /);
+    expect(line).toContain('maxmemory-policy allkeys-lru');
+    expect(line).toContain('CONFIG SET maxmemory-policy noeviction');
+    expect(run.stderr).not.toMatch(STACK);
+  });
+});
+
+describe('when Redis is out of memory (noeviction, 2 MB)', () => {
+  let redis: Awaited<ReturnType<typeof privateRedis>>;
+  const prefix = uniquePrefix('oom');
+
+  beforeAll(async () => {
+    redis = await privateRedis('oom');
+    await exhaustMemory(redis.server.url);
+  });
+
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  it('`wq sweep` fails with exit 1 and one line naming OOM and the fix', async () => {
+    const run = await runWq(['sweep', '5', '--wait'], { url: redis.server.url, prefix });
+    expect(run.code, run.stderr).toBe(1);
+    expect(oneLine(run.stderr)).toBe(
+      "wq sweep: Redis is out of memory and refuses writes (OOM command not allowed when used memory > 'maxmemory'); raise its maxmemory (CONFIG SET maxmemory <bytes>) or free memory, then run the command again",
+    );
+    expect(run.stderr).not.toMatch(/EXECABORT|unexpected error/);
+  });
+
+  it("answers the dashboard's POST /api/sweeps with 503 naming OOM", async () => {
+    const server = createDashboardServer({
+      config: compileConfig({ REDIS_URL: redis.server.url, WQ_PREFIX: prefix }),
+      logger: createLogger({ level: 'silent', pretty: false }),
+      port: 0,
+      graceMs: 1000,
+    });
+    try {
+      const base = await server.listen();
+      const origin = new URL(base).origin;
+      const token = 'ab'.repeat(32);
+      const answer = await fetch(new URL('/api/sweeps', origin), {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Cookie: `wq_csrf=${token}`,
+          'X-CSRF-Token': token,
+          Origin: origin,
+        },
+        body: JSON.stringify({ ns: '5' }),
+      });
+      expect(answer.status).toBe(503);
+      const body = (await answer.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('redis_out_of_memory');
+      expect(body.error.message).toMatch(/^Redis is out of memory and refuses writes/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('when REDIS_URL names a read-only replica', () => {
+  let master: Awaited<ReturnType<typeof privateRedis>>;
+  let replica: Awaited<ReturnType<typeof privateRedis>>;
+  const prefix = uniquePrefix('replica');
+
+  beforeAll(async () => {
+    master = await privateRedis('master');
+    replica = await privateRedis('replica', [
+      '--replicaof',
+      '127.0.0.1',
+      String(master.server.port),
+    ]);
+  });
+
+  afterAll(async () => {
+    await replica?.stop();
+    await master?.stop();
+  });
+
+  it.each([
+    ['the CLI', ['sweep', '5', '--wait']],
+    ['a worker', ['worker']],
+  ])('refuses %s with exit 2 and one line naming READONLY and the fix', async (_, args) => {
+    const run = await runWq(args, { url: replica.server.url, prefix });
+    expect(run.code, run.stderr).toBe(2);
+    const line = oneLine(run.stderr);
+    expect(line).toContain('Redis is a read-only replica');
+    expect(line).toContain('point REDIS_URL at its master');
+    expect(run.stderr).not.toMatch(STACK);
+  });
+});
+
+describe('when a worker meets the same Redis error again and again', () => {
+  let redis: Awaited<ReturnType<typeof privateRedis>>;
+  const prefix = uniquePrefix('flood');
+
+  beforeAll(async () => {
+    redis = await privateRedis('flood');
+  });
+
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  it('logs a bounded number of lines and names the cause', async () => {
+    const url = redis.server.url;
+    const logs: Record<string, unknown>[] = [];
+    const worker = startWorker({ url, prefix, concurrency: 2, onLog: (l) => logs.push(l) });
+    try {
+      await until('the worker to start', () => logs.some((l) => l.msg === 'worker started'));
+      const submitted = await runWq(['sweep', '1-11'], { url, prefix });
+      expect(submitted.code, submitted.stderr).toBe(0);
+      await until('a unit to be counted', () => logs.some((l) => l.msg === 'unit counted'));
+      await exhaustMemory(url);
+      const before = logs.length;
+      await sleep(5000);
+      const during = logs.slice(before);
+      // Before the back-off: thousands of lines a second, one per failed fetch.
+      expect(during.length, JSON.stringify(during.slice(0, 5))).toBeLessThan(20);
+      const said = logs.filter(
+        (l) => typeof l.reason === 'string' && /out of memory/.test(l.reason),
+      );
+      expect(said.length).toBeGreaterThanOrEqual(1);
+      expect(said.length).toBeLessThanOrEqual(2);
+    } finally {
+      await stopWorkers([worker]);
+    }
+  });
+});
