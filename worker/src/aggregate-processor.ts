@@ -16,9 +16,14 @@ import {
   type SumResult,
   type VerifiedResult,
 } from '@weak-queens/shared/contracts';
-import { type Logger, type ResultStore } from '@weak-queens/shared/client';
+import {
+  countFromStore,
+  type Logger,
+  type ResultStore,
+  type Role,
+} from '@weak-queens/shared/client';
 import { asJobFailure } from './failures.js';
-import { countFromStore, foreignChildren } from './stored-counts.js';
+import { foreignChildren } from './foreign-children.js';
 import { describeMismatch, disagreements } from './verification.js';
 
 export interface AggregateProcessorDeps {
@@ -112,6 +117,7 @@ async function sumDepths(
   // depth record written by hand that its units do not add up to is a disagreement.
   const depths: DepthResult[] = [];
   const missing: string[] = [];
+  const unproven: { depth: number; role: Role }[] = [];
   const wrong: DepthMismatch[] = [];
   const checks = new Map<number, DepthResult>();
   for (const role of data.verify ? (['primary', 'check'] as const) : (['primary'] as const)) {
@@ -125,11 +131,13 @@ async function sumDepths(
       }
       if (depth.planId === undefined) {
         missing.push(`${label} names no plan (written by hand, or by an older version)`);
+        unproven.push({ depth: d, role });
         continue;
       }
       const again = await countFromStore(store, n, d, role, depth.planId);
       if (!again.ok) {
         missing.push(`${label}: ${again.reason}`);
+        unproven.push({ depth: d, role });
         continue;
       }
       if (again.result.value !== depth.value) {
@@ -148,7 +156,12 @@ async function sumDepths(
       else depths.push(again.result);
     }
   }
-  if (missing.length) throw inconsistent(`of n=${n}: ${missing.join('; ')}`);
+  if (missing.length) {
+    // A stored N(n, D) that cannot be derived from its plan's units is no result: it goes, so
+    // that `wq retry` (or the next sweep) counts it again instead of failing the same way.
+    await store.forgetDepths(n, unproven);
+    throw inconsistent(`of n=${n}: ${missing.join('; ')}`);
+  }
 
   // Published only when both counts agree and every known reference matches; otherwise the n
   // fails with both values (kept in the store), and the counts in question are forgotten so

@@ -54,13 +54,8 @@ export {
   workerTransferBytes,
 } from './unit-routing.js';
 export { PRIORITY_LIMIT, unitPriority } from './priority.js';
-export {
-  depthMessage,
-  ResultSeal,
-  resultSealOf,
-  sumMessage,
-  unitMessage,
-} from './result-seal.js';
+export { countFromStore, provenDepths, type StoredCount } from './stored-counts.js';
+export { depthMessage, ResultSeal, resultSealOf, sumMessage, unitMessage } from './result-seal.js';
 export {
   ResultStore,
   type ResultStoreOptions,

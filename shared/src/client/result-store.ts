@@ -324,6 +324,22 @@ export class ResultStore extends KeyedStore<StoreKeys> {
     return fields.length;
   }
 
+  /** Forgets these stored N(n, D) (that no plan's units bear out), with S(n). */
+  async forgetDepths(
+    n: number,
+    depths: readonly { readonly depth: number; readonly role: Role }[],
+  ): Promise<void> {
+    if (depths.length === 0) return;
+    const drop = this.redis
+      .multi()
+      .hdel(this.keys.sums, String(n))
+      .hdel(this.keys.records, String(n));
+    for (const { depth, role } of depths) {
+      drop.hdel(role === 'check' ? this.keys.checkDepths(n) : this.keys.depths(n), String(depth));
+    }
+    await drop.exec();
+  }
+
   /** Forgets every second count of n (before a fresh recount of what is stored). */
   async forgetChecks(n: number): Promise<void> {
     const drop = this.redis.multi().del(this.keys.checkDepths(n));

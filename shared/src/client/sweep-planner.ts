@@ -32,6 +32,7 @@ import {
   unitKey,
 } from '../contracts/index.js';
 import { type ResultStore } from './index.js';
+import { provenDepths } from './stored-counts.js';
 import { childJobRetry, flowJobRetry } from './flow-retry.js';
 import { unitPriority } from './priority.js';
 
@@ -210,8 +211,12 @@ export async function planSize(
   }
 
   const retry = childJobRetry(options.attempts);
-  const storedDepths = await store.depths(n);
-  const storedChecks = options.verify ? await store.depths(n, 'check') : new Map();
+  // A stored N(n, D) is skipped only when its plan's stored units bear it out; any other is
+  // counted again (a record written by hand, or whose unit records went or fail their MAC). An
+  // audit (`wq verify`) keeps what is stored, so that its sum reports what disagrees.
+  const stored = options.audit ? store.depths.bind(store) : provenDepths.bind(null, store);
+  const storedDepths = await stored(n, 'primary');
+  const storedChecks = options.verify ? await stored(n, 'check') : new Map();
   const children: FlowJobNode[] = [];
   let jobs = 1;
   for (const plan of plans) {

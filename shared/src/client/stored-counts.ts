@@ -1,17 +1,11 @@
-// N(n, D) as the aggregate jobs compute it: from the stored unit records that the recorded plan
-// names, each checked against the plan, and never from a child job's return value or a
-// `:processed` hash (anyone who can write to Redis can write those). With WQ_RESULT_KEY set the
-// store has already dropped every record whose MAC does not verify.
-import type { Job } from 'bullmq';
-import { type Algorithm, unitWeight } from '@weak-queens/shared/kernel';
-import {
-  type DepthResult,
-  isCountQueue,
-  parseUnitKey,
-  QUEUE_NAMES,
-  type UnitResult,
-} from '@weak-queens/shared/contracts';
-import type { ResultStore, Role } from '@weak-queens/shared/client';
+// N(n, D) as the aggregate jobs compute it, and as the planner checks a stored one before it
+// skips it: from the stored unit records that the recorded plan names, each checked against the
+// plan, never from a child job's return value or a `:processed` hash (anyone who can write to
+// Redis can write those). With WQ_RESULT_KEY set the store has already dropped every record
+// whose MAC does not verify.
+import { type Algorithm, unitWeight } from '../kernel/index.js';
+import { type DepthResult, parseUnitKey, type UnitResult } from '../contracts/index.js';
+import type { ResultStore, Role } from './result-store.js';
 
 /** A count summed from its stored units, or why it cannot be. */
 export type StoredCount =
@@ -110,24 +104,19 @@ export async function countFromStore(
 }
 
 /**
- * The children of an aggregate job that are not this pipeline's: in another queue (or another
- * prefix), or with an id no plan of this n makes. A forged flow's children are refused by name.
+ * The stored N(n, D) that their plans' stored units bear out, by D; the others (no plan, a unit
+ * missing or not trusted, another value) are left out, so the planner counts them again.
  */
-export async function foreignChildren(job: Job, prefix: string, n: number): Promise<string[]> {
-  const {
-    processed = {},
-    unprocessed = [],
-    failed = [],
-    ignored = {},
-  } = await job.getDependencies();
-  const ids = new RegExp(`^n${n}-d\\d{1,2}(-v)?(-p[0-9a-f]{12}-u\\d+)?$`);
-  const keys = [...Object.keys(processed), ...unprocessed, ...failed, ...Object.keys(ignored)];
-  return keys.filter((key) => {
-    if (!key.startsWith(`${prefix}:`)) return true;
-    const rest = key.slice(prefix.length + 1);
-    const cut = rest.indexOf(':');
-    const queue = rest.slice(0, cut);
-    const id = rest.slice(cut + 1);
-    return !(queue === QUEUE_NAMES.aggregate || isCountQueue(queue)) || !ids.test(id);
-  });
+export async function provenDepths(
+  store: ResultStore,
+  n: number,
+  role: Role = 'primary',
+): Promise<Map<number, DepthResult>> {
+  const proven = new Map<number, DepthResult>();
+  for (const [d, depth] of await store.depths(n, role)) {
+    if (depth.planId === undefined) continue;
+    const again = await countFromStore(store, n, d, role, depth.planId);
+    if (again.ok && again.result.value === depth.value) proven.set(d, depth);
+  }
+  return proven;
 }

@@ -1,0 +1,235 @@
+// Someone who can write to Redis tries to publish a wrong S(n): aggregate jobs with foreign
+// children or a forged `:processed` hash, and records written straight into the result store,
+// with and without WQ_RESULT_KEY. Real workers, a real Redis; every S(n) shown is exact or absent.
+import { FlowProducer, Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
+import { type PipelineClient, ResultStore } from '@weak-queens/shared/client';
+import {
+  depthJobId,
+  KNOWN_S,
+  QUEUE_NAMES,
+  storeKeys,
+  sumJobId,
+} from '@weak-queens/shared/contracts';
+import { baselineN, pipelineFixture, type TestPipeline, until } from './src/index.js';
+import { runWq } from './src/wq-cli.js';
+
+const redis = pipelineFixture();
+const KEY = 'forged-results-test-key-0123456789';
+
+function open(label: string, env: Record<string, string> = {}): TestPipeline {
+  const pipeline = redis.openPipeline(label, { env });
+  return pipeline;
+}
+
+async function failedReason(queue: Queue, id: string): Promise<string> {
+  let reason = '';
+  await until(
+    `job ${id} to fail`,
+    async () => {
+      if ((await queue.getJobState(id)) !== 'failed') return false;
+      reason = (await queue.getJob(id))?.failedReason ?? '';
+      return true;
+    },
+    60_000,
+  );
+  return reason;
+}
+
+async function shownS(p: TestPipeline, n: number, env: Record<string, string> = {}) {
+  const shown = await runWq(['results', String(n), '--json'], {
+    url: p.url,
+    prefix: p.prefix,
+    ...env,
+  });
+  expect(shown.code, shown.stderr).toBe(0);
+  return (JSON.parse(shown.stdout.trim()) as { S: string | null }).S;
+}
+
+describe('when a sum job is added whose children live in another queue', () => {
+  it('is refused, changes nothing, and the sweep then publishes the exact S(9)', async () => {
+    const p = open('foreign-sum');
+    const connection = { url: p.url };
+    const flows = new FlowProducer({ connection, prefix: p.prefix });
+    // Another queue's worker answers N(9, 4) raised by 100, as the finding had it.
+    const evil = new Worker(
+      'evil',
+      () =>
+        Promise.resolve({
+          kind: 'depth',
+          n: 9,
+          depth: 4,
+          value: (BigInt(baselineN(9, 4)) + 100n).toString(),
+          algorithm: 'dfs',
+          units: 1,
+          seconds: 0.1,
+          workers: ['w-evil'],
+        }),
+      { connection, prefix: p.prefix },
+    );
+    p.defer(() => evil.close());
+    p.defer(() => flows.close());
+    await flows.add({
+      name: 'sum',
+      queueName: QUEUE_NAMES.aggregate,
+      data: { sweepId: 'forged', n: 9 },
+      opts: { jobId: sumJobId(9) },
+      children: [{ name: 'depth', queueName: 'evil', data: {}, opts: { jobId: 'n9-d4' } }],
+    });
+    p.startWorkers(1);
+    const aggregate = new Queue(QUEUE_NAMES.aggregate, { connection, prefix: p.prefix });
+    p.defer(() => aggregate.close());
+    expect(await failedReason(aggregate, sumJobId(9))).toBe(
+      `children: 1 child job(s) outside this pipeline's queues (${p.prefix}:evil:n9-d4)`,
+    );
+    expect(await shownS(p, 9)).toBeNull();
+
+    const swept = await runWq(['sweep', '9', '--wait', '--json'], {
+      url: p.url,
+      prefix: p.prefix,
+    });
+    expect(swept.code, swept.stderr).toBe(0);
+    expect(await shownS(p, 9)).toBe(KNOWN_S[8]);
+  });
+});
+
+describe('when a depth job is added with a forged :processed entry', () => {
+  it('sums the stored units instead, so N(13, 5) and S(13) stay exact', async () => {
+    const p = open('forged-processed');
+    p.startWorkers(2);
+    const first = await runWq(['sweep', '13', '--wait'], { url: p.url, prefix: p.prefix });
+    expect(first.code, first.stderr).toBe(0);
+    const r = new Redis(p.url);
+    p.defer(() => r.disconnect());
+    const keys = storeKeys(p.prefix);
+    const stored = JSON.parse((await r.hget(keys.depths(13), '5')) ?? '{}') as {
+      planId: string;
+      algorithm: string;
+    };
+    // As the attacker would: the results go, and a depth job of the recorded plan comes with
+    // a `:processed` hash whose one child says N(13, 5) + 1000.
+    await r.hdel(keys.depths(13), '5');
+    await r.hdel(keys.sums, '13');
+    await r.hdel(keys.records, '13');
+    const plan = await new ResultStore(r, p.prefix).plan(13, 5, stored.planId);
+    const unitKeys = [...(plan?.units.keys() ?? [])];
+    const aggregate = new Queue(QUEUE_NAMES.aggregate, {
+      connection: { url: p.url },
+      prefix: p.prefix,
+    });
+    p.defer(() => aggregate.close());
+    const forgedValue = (BigInt(baselineN(13, 5)) + 1000n).toString();
+    await r.hset(
+      `${p.prefix}:${QUEUE_NAMES.aggregate}:${depthJobId(13, 5)}:processed`,
+      `${p.prefix}:count:n13-d5-p${stored.planId}-u0`,
+      JSON.stringify({
+        kind: 'unit',
+        n: 13,
+        depth: 5,
+        unit: unitKeys[0],
+        value: forgedValue,
+        algorithm: stored.algorithm,
+        seconds: 1,
+        worker: 'w-evil',
+      }),
+    );
+    const job = await aggregate.add(
+      'depth',
+      {
+        sweepId: 'forged',
+        n: 13,
+        depth: 5,
+        algorithm: stored.algorithm,
+        unitKeys,
+        planId: stored.planId,
+      },
+      { jobId: depthJobId(13, 5) },
+    );
+    await until('the forged depth job to finish', async () => {
+      const state = await aggregate.getJobState(String(job.id));
+      return state === 'completed' || state === 'failed';
+    });
+    const client: PipelineClient = p.client;
+    expect((await client.store.depths(13)).get(5)?.value).toBe(baselineN(13, 5));
+
+    const again = await runWq(['sweep', '13', '--wait'], { url: p.url, prefix: p.prefix });
+    expect(again.code, again.stderr).toBe(0);
+    expect(await shownS(p, 13)).toBe(KNOWN_S[12]);
+  });
+});
+
+describe('when a wrong N(n, D) is written straight into the result store', () => {
+  it('without the key: a record its units do not bear out is counted again, and S(10) is exact', async () => {
+    const p = open('forged-record');
+    p.startWorkers(2);
+    const first = await runWq(['sweep', '10', '--wait'], { url: p.url, prefix: p.prefix });
+    expect(first.code, first.stderr).toBe(0);
+    const r = new Redis(p.url);
+    p.defer(() => r.disconnect());
+    const keys = storeKeys(p.prefix);
+    const record = JSON.parse((await r.hget(keys.depths(10), '4')) ?? '{}') as {
+      value: string;
+    };
+    const wrong = (BigInt(record.value) + 100n).toString();
+    await r.hset(keys.depths(10), '4', JSON.stringify({ ...record, value: wrong }));
+    // A forged S(10) beside it is not shown: it disagrees with its record and its reference.
+    await r.hset(keys.sums, '10', '409828585');
+    expect(await shownS(p, 10)).toBeNull();
+    await r.hdel(keys.sums, '10');
+    await r.hdel(keys.records, '10');
+
+    const again = await runWq(['sweep', '10', '--wait'], { url: p.url, prefix: p.prefix });
+    expect(again.code, again.stderr).toBe(0);
+    expect(await shownS(p, 10)).toBe(KNOWN_S[9]);
+    expect((await p.client.store.depths(10)).get(4)?.value).toBe(record.value);
+
+    const status = await runWq(['status'], { url: p.url, prefix: p.prefix });
+    expect(status.stdout).toContain(
+      'results: unauthenticated (WQ_RESULT_KEY is not set: anyone who can write to Redis can forge a record that passes every check)',
+    );
+  });
+
+  it('with the key: records without a valid MAC are not results, are reported, and are counted again', async () => {
+    const env = { WQ_RESULT_KEY: KEY };
+    const p = open('forged-sealed', env);
+    p.startWorkers(2, { env });
+    const first = await runWq(['sweep', '10', '--wait'], { url: p.url, prefix: p.prefix, ...env });
+    expect(first.code, first.stderr).toBe(0);
+    const r = new Redis(p.url);
+    p.defer(() => r.disconnect());
+    const keys = storeKeys(p.prefix);
+    // A depth record and a unit record with a wrong value (their MACs no longer verify), and
+    // a wrong S(10) with its record.
+    const depth = JSON.parse((await r.hget(keys.depths(10), '4')) ?? '{}') as { value: string };
+    await r.hset(
+      keys.depths(10),
+      '4',
+      JSON.stringify({ ...depth, value: (BigInt(depth.value) + 100n).toString() }),
+    );
+    const unitKey = (await r.hkeys(keys.units(10, 6)))[0] ?? '';
+    const unit = JSON.parse((await r.hget(keys.units(10, 6), unitKey)) ?? '{}') as {
+      value: string;
+    };
+    await r.hset(
+      keys.units(10, 6),
+      unitKey,
+      JSON.stringify({ ...unit, value: (BigInt(unit.value) + 1n).toString() }),
+    );
+    await r.hset(keys.sums, '10', '409828585');
+    expect(await shownS(p, 10, env)).toBeNull();
+    const status = await runWq(['status'], { url: p.url, prefix: p.prefix, ...env });
+    expect(status.stdout).not.toContain('results: unauthenticated');
+
+    // Read as a result nowhere: the next sweep counts what they claimed, and publishes exactly.
+    await r.hdel(keys.sums, '10');
+    await r.hdel(keys.records, '10');
+    const again = await runWq(['sweep', '10', '--wait'], { url: p.url, prefix: p.prefix, ...env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(await shownS(p, 10, env)).toBe(KNOWN_S[9]);
+    const reported = await p.client.store.disagreements();
+    expect(
+      reported.filter((d) => d.reason?.includes('MAC')).map((d) => [d.n, d.depth, d.unit]),
+    ).toEqual(expect.arrayContaining([[10, 4, '#N']]));
+  });
+});
