@@ -1,7 +1,8 @@
 // The user's window onto a sweep rides out what the workers ride out: Redis restarted (AOF on,
 // same port) while `wq sweep --wait` submits, follows, or reads the last sums, and the command
 // still prints every S(n) exactly, says "Redis unavailable, retrying…" at most once per outage
-// and never a stack. An outage longer than WQ_REDIS_OUTAGE_MS ends it with exit 1 and one line.
+// and never a stack; `wq status --watch` goes on reporting. An outage longer than
+// WQ_REDIS_OUTAGE_MS ends a follower with exit 1 and one line.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,8 +11,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { RedisServer } from '@weak-queens/producer';
 import { compileConfig, KNOWN_S } from '@weak-queens/shared/contracts';
-import { FAST_STALLS, sleep, startWorker, stopWorkers, uniquePrefix, until } from './src/index.js';
-import { runWq } from './src/wq-cli.js';
+import {
+  FAST_STALLS,
+  sleep,
+  spawnWatched,
+  startWorker,
+  stopWorkers,
+  uniquePrefix,
+  until,
+} from './src/index.js';
+import { runWq, wqBinary } from './src/wq-cli.js';
 
 const NS = Array.from({ length: 11 }, (_, i) => i + 1);
 const RETRYING = /Redis unavailable, retrying…/g;
@@ -85,6 +94,45 @@ describe('when Redis restarts while `wq sweep 1-11 --wait` runs', () => {
     // The last progress line says what the results say.
     const progress = run.stderr.split('\n').filter((l) => / n {2}\d+\/\d+ units/.test(l));
     expect(progress.at(-1) ?? '', run.stderr).toMatch(/ 11\/11 n /);
+  });
+});
+
+describe('when Redis restarts under `wq status --watch`', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wq-outage-watch-'));
+  let server: RedisServer;
+
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('says so once and goes on reporting', async () => {
+    server = await RedisServer.start({ dir, appendOnly: true });
+    const watch = spawnWatched(process.execPath, [wqBinary(), 'status', '--watch'], {
+      env: {
+        ...process.env,
+        REDIS_URL: server.url,
+        WQ_PREFIX: uniquePrefix('watch'),
+        LOG_LEVEL: 'warn',
+      },
+    });
+    const reports = (): number => (watch.stdout.match(/^workers: 0 live$/gm) ?? []).length;
+    try {
+      await until('a first report', () => reports() >= 1);
+      const port = server.port;
+      await server.stop();
+      await sleep(3000);
+      const before = reports();
+      server = await RedisServer.start({ dir, port, appendOnly: true });
+      await until('a report after the restart', () => reports() > before);
+      expect((watch.stderr.match(RETRYING) ?? []).length, watch.stderr).toBe(1);
+      expect(watch.stderr).toMatch(/^wq status: Redis unavailable, retrying… \(/);
+      expect(watch.stderr).not.toMatch(STACK);
+      expect(watch.child.exitCode).toBeNull();
+    } finally {
+      watch.child.kill('SIGINT');
+      await watch.exited;
+    }
   });
 });
 
