@@ -61,8 +61,10 @@ function outcomeLine(o: VerifyOutcome): string {
       (d) =>
         `N(${o.n}, ${d.depth}): stored ${d.value} (${d.algorithm}), recount ${d.expected} (${d.expectedFrom})`,
     ),
-    ...(o.disagreements ?? []).map(
-      (d) => `unit ${d.unit} of N(${d.n}, ${d.depth}) counted ${d.stored} and ${d.counted}`,
+    ...(o.disagreements ?? []).map((d) =>
+      d.reason
+        ? `${d.unit.startsWith('#') ? `N(${d.n}, ${d.depth}) or S(${d.n})` : `unit ${d.unit} of N(${d.n}, ${d.depth})`} stored as ${d.stored}: ${d.reason}`
+        : `unit ${d.unit} of N(${d.n}, ${d.depth}) counted ${d.stored} and ${d.counted}`,
     ),
   ];
   const tail = found.length ? `; ${found.join('; ')}` : '';
