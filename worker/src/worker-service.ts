@@ -91,6 +91,10 @@ export class WorkerService {
     // Without a listener ioredis prints every failed reconnect (Redis restarting) as unhandled.
     this.redis.on('error', (err) => this.outage.report(err, 'result store'));
     this.pool = new KernelPool(concurrency);
+    // Threads started while the worker connects: a small sweep's first units do not wait.
+    this.pool
+      .warm()
+      .catch((err: unknown) => logger.warn({ err }, 'kernel threads did not warm up'));
     const store = new ResultStore(this.redis, config.prefix, { seal: resultSealOf(config) });
     this.registry = new SweepRegistry(this.redis, config.prefix);
     const connection = bullConnection(config, 'worker', this.redis);

@@ -7,7 +7,7 @@ import { InvalidInputError, WeakQueensError } from './errors.js';
 import { HandBackError } from './hand-back-error.js';
 import { KernelError } from './kernel-error.js';
 import type { ThreadReply } from './kernel-thread.js';
-import type { WorkUnit } from './plan.js';
+import { planUnits, type WorkUnit } from './plan.js';
 import { SlotGate } from './slot-gate.js';
 import { countByWindowTransferParallel } from './window-transfer-parallel.js';
 
@@ -92,6 +92,26 @@ export class KernelPool {
         : await this.runOnSlot(unit, onProgress, options);
     } finally {
       release();
+    }
+  }
+
+  /**
+   * Starts every slot's thread now and has it count a tiny unit of each algorithm, so the first
+   * real units do not wait for a thread to load the kernel and compile its loops (~0.25 s a
+   * thread: most of a small sweep). Units that arrive meanwhile queue behind these few
+   * milliseconds; a pool closed meanwhile ends it quietly.
+   */
+  async warm(): Promise<void> {
+    const tiny = [...planUnits(8, 4, { algorithm: 'dfs', targetSeconds: Infinity })];
+    tiny.push(...planUnits(8, 4, { algorithm: 'window-transfer' }));
+    try {
+      await Promise.all(
+        Array.from({ length: this.size }, async () => {
+          for (const unit of tiny) await this.run(unit, () => undefined);
+        }),
+      );
+    } catch (err) {
+      if (!(err instanceof HandBackError)) throw err;
     }
   }
 
