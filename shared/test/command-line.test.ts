@@ -12,7 +12,7 @@ import {
   wantsHelp,
   WorkFailedError,
 } from '../src/cli/index.js';
-import { InvalidInputError, NotApplicableError } from '../src/kernel/errors.js';
+import { InvalidInputError } from '../src/kernel/errors.js';
 import { RedisUnavailableError } from '../src/client/redis-probe.js';
 import { SweepFailedError } from '../src/client/sweep-failed-error.js';
 
@@ -112,7 +112,6 @@ describe('when an error ends a command', () => {
   it.each([
     ['bad input', new InvalidInputError('n', 'x', 'an integer'), 2],
     ['a command line not understood', new UsageError('missing <ns>'), 2],
-    ['an algorithm that cannot do it', new NotApplicableError('dfs', 'too slow'), 2],
     ['a sweep that failed', new SweepFailedError('s-1', 4, 'unit failed'), 1],
     ['work that failed', new CountFailedError('count failed'), 1],
     [

@@ -2,8 +2,7 @@
 // node:util parseArgs parses, errors become one line that says what is allowed, and --help text
 // is written. No dependency: `wq --help` must start fast.
 import { parseArgs } from 'node:util';
-import { InvalidInputError } from '../kernel/errors.js';
-import { UsageError } from './usage-error.js';
+import { InvalidInputError, UsageError } from '../kernel/errors.js';
 
 export interface OptionDefinition {
   readonly type: 'string' | 'boolean';

@@ -1,9 +1,12 @@
 // The one error-to-exit-code policy of every entry point (wq, npm start, the worker and
 // dashboard processes): 0 done, 1 the work failed, 2 bad input, 130 interrupted.
-import { namedRedisError, WeakQueensError } from '../kernel/errors.js';
+import {
+  InterruptedError,
+  namedRedisError,
+  WeakQueensError,
+  WorkFailedError,
+} from '../kernel/errors.js';
 import { errorLine } from './error-line.js';
-import { InterruptedError } from './interrupted-error.js';
-import { WorkFailedError } from './work-failed-error.js';
 
 export const EXIT_OK = 0;
 /** The work failed (a unit, a sweep), or something that may come back (Redis) stayed away. */

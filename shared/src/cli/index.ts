@@ -34,9 +34,7 @@ export {
   type StopSignalOptions,
 } from './stop-signals.js';
 export { fulfilsWithin } from './fulfils-within.js';
-export { InterruptedError } from './interrupted-error.js';
-export { UsageError } from './usage-error.js';
-export { WorkFailedError } from './work-failed-error.js';
+export { InterruptedError, UsageError, WorkFailedError } from '../kernel/errors.js';
 export { integerRange, parseIntegerOption } from './integer-option.js';
 export {
   DASHBOARD_COMMAND_LINE,

@@ -1,5 +1,5 @@
 // Thrown by `waitFor` when a sweep cannot finish.
-import { WorkFailedError } from '../cli/work-failed-error.js';
+import { WorkFailedError } from '../kernel/errors.js';
 
 /** A sweep cannot finish: one of its n failed or was removed. Exit code 1 (failed work). */
 export class SweepFailedError extends WorkFailedError {

@@ -21,14 +21,27 @@ export class InvalidInputError extends WeakQueensError {
   }
 }
 
-/** A computation the chosen algorithm cannot do within its limits (memory, key width, time). */
-export class NotApplicableError extends WeakQueensError {
+/**
+ * The work itself failed (a unit, a sweep), not the input: trying the same command again cannot
+ * help, yet the command line was fine, so the exit code is 1.
+ */
+export abstract class WorkFailedError extends WeakQueensError {
   readonly retryable = false;
-  constructor(
-    readonly algorithm: string,
-    readonly reason: string,
-  ) {
-    super(`${algorithm}: ${reason}`);
+}
+
+/**
+ * A command line that cannot be understood: a missing argument, an option without its value,
+ * options that exclude each other. Exit code 2, like every other bad input.
+ */
+export class UsageError extends WeakQueensError {
+  readonly retryable = false;
+}
+
+/** A run stopped because it was asked to (Ctrl-C, SIGTERM, SIGHUP): exit code 130. */
+export class InterruptedError extends WeakQueensError {
+  readonly retryable = false;
+  constructor(readonly signal?: string) {
+    super(signal ? `interrupted by ${signal}` : 'interrupted');
   }
 }
 

@@ -4,7 +4,6 @@
 export {
   WeakQueensError,
   InvalidInputError,
-  NotApplicableError,
   MAX_ECHO_CHARS,
   truncate,
 } from './errors.js';
