@@ -200,7 +200,7 @@ try {
 if (page?.includes(BEGIN) && page.includes(END)) {
   const short = (check) => check.replace(/^second count by /, '2nd: ');
   const rows = out.map((line) => {
-    const seen = new Set(line.depths.flatMap((d) => d.checks.map(short)));
+    const seen = new Set([...line.depths.flatMap((d) => d.checks.map(short)), ...line.checks]);
     return `| ${line.n} | ${line.S} | ${line.coreSeconds} | ${line.checkCoreSeconds} | ${[...seen].join('; ')} |`;
   });
   const table = [
