@@ -23,7 +23,7 @@ export class SnapshotReader {
     const records = (await registry.list()).slice(-(options.limit ?? 20)).reverse();
     const [sweeps, workers, activeIds, counts, disagreements] = await Promise.all([
       progressReader
-        .read(records, { depths: true, now })
+        .read(records, { depths: true })
         .then((read) => Promise.all(read.map((p) => this.client.withUnfit(p)))),
       registry.liveWorkers(),
       queues.count.getRanges(['active'], 0, MAX_ACTIVE - 1),

@@ -250,10 +250,13 @@ export class PipelineClient {
     // and `wq retry` finishes, not jobs that belong to no sweep.
     const existing = options.sweepId ? await this.registry.find(options.sweepId) : undefined;
     const queued: number[] = [];
+    // On the Redis server's clock, as progress reads it: elapsed time is not off by this host's.
+    const createdAt =
+      existing?.createdAt ?? new Date((await this.registry.clock()).redisMs).toISOString();
     const record = (): SweepRecord => ({
       id,
       ns: [...ns],
-      createdAt: existing?.createdAt ?? new Date().toISOString(),
+      createdAt,
       targetSeconds,
       units,
       estimates,

@@ -128,11 +128,12 @@ const MAX_ACTIVE = 1000;
 const MAX_FAILED = 500;
 
 /**
- * KEYS: aggregate completed, aggregate failed, count active, count failed. ARGV: max active, max
- * failed, the job key prefix of aggregate, of count, then the sum job ids. Returns
- * {states, active, failed}: per sum job 'completed' | 'failed' | 'pending' | 'unknown' with
- * its failedReason; per active count job id, processedOn and progress; per failed job (both
- * queues, newest first) id and failedReason. BullMQ's own getState reads one job per call.
+ * KEYS: aggregate completed, aggregate failed, count active, count failed, worker clocks. ARGV:
+ * max active, max failed, the job key prefix of aggregate, of count, then the sum job ids.
+ * Returns {states, active, failed, now, clocks}: per sum job 'completed' | 'failed' | 'pending' |
+ * 'unknown' with its failedReason; per active count job id, processedOn, progress and
+ * processedBy; per failed job (both queues, newest first) id and failedReason; the server's time
+ * (microseconds); each worker's clock skew (flat). BullMQ's own getState reads one job per call.
  */
 const QUEUE_STATE = `
 local aggregate, count = ARGV[3], ARGV[4]
@@ -147,8 +148,8 @@ for i = 5, #ARGV do
 end
 local active = {}
 for _, id in ipairs(redis.call('LRANGE', KEYS[3], 0, tonumber(ARGV[1]) - 1)) do
-  local f = redis.call('HMGET', count .. id, 'processedOn', 'progress')
-  active[#active + 1] = {id, f[1] or '', f[2] or ''}
+  local f = redis.call('HMGET', count .. id, 'processedOn', 'progress', 'processedBy')
+  active[#active + 1] = {id, f[1] or '', f[2] or '', f[3] or ''}
 end
 local failed = {}
 for q, key in ipairs({KEYS[4], KEYS[2]}) do
@@ -157,7 +158,9 @@ for q, key in ipairs({KEYS[4], KEYS[2]}) do
     failed[#failed + 1] = {id, redis.call('HGET', prefix .. id, 'failedReason') or ''}
   end
 end
-return {states, active, failed}`;
+local t = redis.call('TIME')
+local now = t[1] .. string.format('%06d', tonumber(t[2]))
+return {states, active, failed, now, redis.call('HGETALL', KEYS[5])}`;
 
 /** KEYS: per unfinished (n, D), its depth job then its count job. Returns their `data`. */
 const JOB_DATA = `
@@ -181,6 +184,8 @@ interface QueueState {
   readonly running: Map<string, RunningUnit[]>;
   /** The first failure by `n:D` or `c:n` (units before the sums above them: they say more). */
   readonly failed: Map<string, string>;
+  /** The Redis server's time of the read (ms). */
+  readonly now: number;
 }
 
 /** What the queues say an unfinished (n, D) consists of. */
@@ -226,7 +231,6 @@ export class SweepProgressReader {
     options: ProgressReadOptions = {},
   ): Promise<SweepProgress[]> {
     if (sweeps.length === 0) return [];
-    const now = options.now ?? Date.now();
     const weak = sweeps.filter((s) => !isClassic(s));
     const ns = [...new Set(weak.flatMap((s) => s.ns))];
     const classicNs = [...new Set(sweeps.filter(isClassic).flatMap((s) => s.ns))];
@@ -239,6 +243,8 @@ export class SweepProgressReader {
       this.classic.progress(classicNs),
       this.store.completionTimes(weak),
     ]);
+    // The Redis server's clock, which sweeps are recorded on and running units are put on.
+    const now = options.now ?? queues.now;
     // The plans of unfinished (n, D): the dashboard's per-D view, and the ETA of a running sweep.
     const plans = weak.length ? await this.depthPlans(stored) : new Map<string, DepthPlan>();
     const progress: SweepProgress[] = [];
@@ -576,18 +582,32 @@ export class SweepProgressReader {
     const { count, aggregate } = this.queues;
     const reply = await this.redis.eval(
       QUEUE_STATE,
-      4,
+      5,
       aggregate.toKey('completed'),
       aggregate.toKey('failed'),
       count.toKey('active'),
       count.toKey('failed'),
+      this.store.keys.workerClocks,
       String(MAX_ACTIVE),
       String(MAX_FAILED),
       aggregate.toKey(''),
       count.toKey(''),
       ...sumIds,
     );
-    const [states, active, failedJobs] = (Array.isArray(reply) ? reply : []) as unknown[][];
+    const [states, active, failedJobs, micros, clocks] = (Array.isArray(reply) ? reply : []) as [
+      unknown[]?,
+      unknown[]?,
+      unknown[]?,
+      unknown?,
+      unknown[]?,
+    ];
+    const now = Math.floor(Number(micros) / 1000);
+    // processedOn is the worker's own clock: put on the server's by that worker's skew.
+    const skewOf = new Map<string, number>();
+    for (let i = 0; i + 1 < (clocks?.length ?? 0); i += 2) {
+      const skew = Number(clocks?.[i + 1]);
+      if (Number.isFinite(skew)) skewOf.set(String(clocks?.[i]), skew);
+    }
     const sums = new Map<string, { state: SumState; reason: string }>();
     sumIds.forEach((id, i) => {
       const [state, reason] = (states?.[i] ?? []) as unknown[];
@@ -598,14 +618,14 @@ export class SweepProgressReader {
     });
     const running = new Map<string, RunningUnit[]>();
     for (const entry of active ?? []) {
-      const [id, processedOn, progress] = entry as unknown[];
+      const [id, processedOn, progress, processedBy] = entry as unknown[];
       const key = depthKeyOf(id);
       if (!key) continue;
       const list = running.get(key) ?? [];
-      const started = Number(processedOn);
+      const started = Number(processedOn) - (skewOf.get(String(processedBy)) ?? 0);
       const fraction = Number(progress);
       list.push({
-        startedAt: processedOn !== '' && Number.isFinite(started) ? started : Date.now(),
+        startedAt: processedOn !== '' && Number.isFinite(started) ? started : now,
         progress: progress !== '' && Number.isFinite(fraction) ? fraction : 0,
       });
       running.set(key, list);
@@ -616,7 +636,7 @@ export class SweepProgressReader {
       const key = depthKeyOf(id);
       if (key && !failed.has(key)) failed.set(key, `${String(id)}: ${String(reason)}`);
     }
-    return { sums, running, failed };
+    return { sums, running, failed, now: Number.isFinite(now) ? now : Date.now() };
   }
 
   /** The plan of each unfinished (n, D), from the data of its depth job or its only unit. */
