@@ -1,0 +1,172 @@
+// The multi-host test with containers for hosts: Redis and two workers in their own containers
+// on one container network (the image users run, on the Redis image of the test run), one
+// worker's network cut (`docker network disconnect`) in the middle of its unit and restored
+// later. The sweep is exact and each unit is counted once: the cut unit by the other worker.
+import { randomBytes } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, PipelineClient } from '@weak-queens/shared/client';
+import { compileConfig, knownSums, QUEUE_NAMES } from '@weak-queens/shared/contracts';
+import { baselineN } from './src/baseline-counts.js';
+import {
+  buildProjectImage,
+  containerEngine,
+  docker,
+  PROJECT_IMAGE,
+  type ReadyEngine,
+} from './src/container-engine.js';
+import { keepTransferAt14x8 } from './src/transfer-at-14-8.js';
+import { unitRecords } from './src/unit-records.js';
+import { until } from './src/wait.js';
+import { FAST_STALLS } from './src/worker-processes.js';
+
+const engine = containerEngine();
+const BUILD_MS = 15 * 60_000;
+
+describe.skipIf(!engine)('when workers run in containers on one container network', () => {
+  const e = engine as ReadyEngine;
+  const id = randomBytes(3).toString('hex');
+  const network = `wq-hosts-${id}`;
+  const redisName = `wq-redis-${id}`;
+  const hosts = ['a', 'b'].map((h) => `wq-${h}-${id}`);
+  const prefix = `{hosts-${id}}`;
+  const resultKey = randomBytes(32).toString('hex');
+  let url: string;
+  let client: PipelineClient;
+  let count: Queue;
+
+  beforeAll(async () => {
+    await buildProjectImage(e);
+    await docker(e, 'network', 'create', network);
+    const port = await freePort();
+    await docker(
+      e,
+      'run',
+      '-d',
+      '--name',
+      redisName,
+      '--network',
+      network,
+      '-p',
+      `127.0.0.1:${port}:6379`,
+      e.redisImage,
+      'redis-server',
+      '--save',
+      '',
+    );
+    url = `redis://127.0.0.1:${port}`;
+    client = new PipelineClient(
+      compileConfig({ REDIS_URL: url, WQ_PREFIX: prefix, WQ_RESULT_KEY: resultKey }),
+    );
+    await until('Redis to answer', async () => {
+      try {
+        return (await client.registry.clock()).redisMs > 0;
+      } catch {
+        return false;
+      }
+    });
+    count = new Queue(QUEUE_NAMES.count, { connection: { url }, prefix });
+    const env = {
+      REDIS_URL: `redis://${redisName}:6379`,
+      WQ_PREFIX: prefix,
+      WQ_RESULT_KEY: resultKey,
+      WQ_CONCURRENCY: '1',
+      LOG_LEVEL: 'warn',
+      ...FAST_STALLS,
+    };
+    for (const host of hosts) {
+      await docker(
+        e,
+        'run',
+        '-d',
+        '--init',
+        '--name',
+        host,
+        '--hostname',
+        host,
+        '--network',
+        network,
+        ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
+        PROJECT_IMAGE,
+        'worker',
+      );
+    }
+    await until(
+      'both worker containers to heartbeat',
+      async () => {
+        return (await client.registry.liveWorkers()).length === 2;
+      },
+      120_000,
+      250,
+    );
+  }, BUILD_MS);
+
+  afterAll(async () => {
+    await count?.close();
+    await Promise.race([client?.close(), new Promise((r) => setTimeout(r, 2000))]);
+    await docker(e, 'rm', '-f', '-v', ...hosts, redisName).catch(() => undefined);
+    await docker(e, 'network', 'rm', network).catch(() => undefined);
+  }, 120_000);
+
+  it('completes a sweep exactly with units computed in both containers', async () => {
+    const ns = Array.from({ length: 12 }, (_, i) => i + 1);
+    const { sweep } = await client.submit(ns);
+    await client.waitFor(sweep.id);
+    const results = await client.results(ns);
+    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownSums(ns));
+    const where = new Set(
+      [...(await unitRecords(client.store, ns)).values()].map((u) => u.worker.replace(/-\d+$/, '')),
+    );
+    expect([...where].sort()).toEqual([...hosts].sort());
+  });
+
+  it('survives cutting the network of the worker in the middle of a unit, then restoring it', async () => {
+    await keepTransferAt14x8(url, prefix);
+    const ns = [13, 14];
+    const before = await client.store.counters();
+    const { sweep } = await client.submit(ns);
+    let holder: string | undefined;
+    await until('N(14, 8) to start in a container', async () => {
+      const job = await count.getJob('n14-d8');
+      if ((await job?.getState()) !== 'active') return false;
+      holder = hosts.find((h) => job?.processedBy?.startsWith(`${h}-`));
+      return holder !== undefined;
+    });
+    await docker(e, 'network', 'disconnect', network, holder ?? '');
+    expect((await client.store.units(14, 8)).size).toBe(0);
+    let stalled: number | undefined;
+    await until('N(14, 8) to finish in the other container', async () => {
+      const job = await count.getJob('n14-d8');
+      if (!job?.finishedOn) return false;
+      stalled = job.stalledCounter;
+      return true;
+    });
+    // The link comes back: the cut worker reconnects and serves again.
+    await docker(e, 'network', 'connect', network, holder ?? '');
+
+    await client.waitFor(sweep.id);
+    const results = await client.results(ns);
+    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownSums(ns));
+    const unit = (await client.store.units(14, 8)).get('*');
+    expect(unit?.value).toBe(baselineN(14, 8));
+    const survivor = hosts.find((h) => h !== holder);
+    expect(unit?.worker).toMatch(new RegExp(`^${survivor}-\\d+$`));
+    expect(stalled).toBe(1);
+    await until(
+      'the cut worker to heartbeat again',
+      async () => {
+        const live = await client.registry.liveWorkers();
+        return live.some((w) => w.host === holder);
+      },
+      120_000,
+      250,
+    );
+    // Counted once: every unit of 13 and 14 stored once, begun once and the cut unit once more.
+    // The cut worker went on counting while cut off; its late count of that unit, sent once
+    // its link is back, is recognised as a duplicate (same value) and not stored again.
+    const records = await unitRecords(client.store, ns);
+    const after = await client.store.counters();
+    expect(after.starts - before.starts).toBe(records.size + 1);
+    expect(after.duplicates - before.duplicates).toBeLessThanOrEqual(1);
+  });
+});

@@ -1,0 +1,219 @@
+// The image users run, as a worker container: it runs as a non-root user with production
+// dependencies only; its HEALTHCHECK turns a frozen worker unhealthy and a live one healthy; and
+// `docker stop` in the middle of a unit stops it by itself within its grace period, with the unit
+// handed back (no attempt spent) for another container to finish exactly.
+import { randomBytes } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '@weak-queens/shared/client';
+import { QUEUE_NAMES } from '@weak-queens/shared/contracts';
+import {
+  buildProjectImage,
+  containerEngine,
+  docker,
+  PROJECT_IMAGE,
+  type ReadyEngine,
+} from './src/container-engine.js';
+import { recordOneUnitPlan } from './src/one-unit-plan.js';
+import { until } from './src/wait.js';
+
+const engine = containerEngine();
+const BUILD_MS = 15 * 60_000;
+
+/** Classic 16-queens as one unit: Q(16) = 14772512, a few seconds of DFS (as shutdown.test.ts). */
+const UNIT = {
+  n: 16,
+  depth: 15,
+  algorithm: 'dfs',
+  prefix: [],
+  weight: 1,
+  estimateSeconds: 3,
+  whole: true,
+};
+
+describe.skipIf(!engine)('when the image runs a worker container', () => {
+  const e = engine as ReadyEngine;
+  const id = randomBytes(3).toString('hex');
+  const network = `wq-worker-${id}`;
+  const redisName = `wq-redis-${id}`;
+  const prefix = `{image-${id}}`;
+  const containers: string[] = [];
+  let url: string;
+  let queue: Queue;
+
+  /** A worker container on the network, with extra `docker run` flags. */
+  async function runWorker(name: string, flags: string[] = [], env: Record<string, string> = {}) {
+    const vars = {
+      REDIS_URL: `redis://${redisName}:6379`,
+      WQ_PREFIX: prefix,
+      LOG_LEVEL: 'warn',
+      ...env,
+    };
+    containers.push(name);
+    await docker(
+      e,
+      'run',
+      '-d',
+      '--init',
+      '--name',
+      name,
+      '--hostname',
+      name,
+      '--network',
+      network,
+      ...flags,
+      ...Object.entries(vars).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
+      PROJECT_IMAGE,
+      'worker',
+    );
+  }
+
+  const inspect = (name: string, format: string): Promise<string> =>
+    docker(e, 'inspect', '-f', format, name);
+
+  beforeAll(async () => {
+    await buildProjectImage(e);
+    await docker(e, 'network', 'create', network);
+    const port = await freePort();
+    containers.push(redisName);
+    await docker(
+      e,
+      'run',
+      '-d',
+      '--name',
+      redisName,
+      '--network',
+      network,
+      '-p',
+      `127.0.0.1:${port}:6379`,
+      e.redisImage,
+      'redis-server',
+      '--save',
+      '',
+    );
+    url = `redis://127.0.0.1:${port}`;
+    queue = new Queue(QUEUE_NAMES.count, { connection: { url }, prefix });
+    await queue.waitUntilReady();
+  }, BUILD_MS);
+
+  afterAll(async () => {
+    await queue?.close();
+    if (containers.length) await docker(e, 'rm', '-f', '-v', ...containers).catch(() => undefined);
+    await docker(e, 'network', 'rm', network).catch(() => undefined);
+  }, 120_000);
+
+  it('runs as a non-root user, with production dependencies only', async () => {
+    const image = JSON.parse(await docker(e, 'image', 'inspect', PROJECT_IMAGE)) as {
+      Size: number;
+      Config: { User: string; Healthcheck?: { Test: string[] } };
+    }[];
+    expect(image[0]?.Config.User).toBe('node');
+    expect(image[0]?.Config.Healthcheck?.Test).toEqual([
+      'CMD',
+      'node',
+      '/app/scripts/container-health.mjs',
+    ]);
+    const modules = await docker(
+      e,
+      'run',
+      '--rm',
+      '--entrypoint',
+      'sh',
+      PROJECT_IMAGE,
+      '-c',
+      'id -u; ls /app/node_modules /app/node_modules/.bin',
+    );
+    const [uid, ...names] = modules.split('\n');
+    expect(uid).not.toBe('0');
+    // The root's and the test and bench packages' dev tools. (typescript is there: valibot
+    // names it as a peer, and npm installs peers with production dependencies.)
+    for (const dev of [
+      'vitest',
+      'eslint',
+      'prettier',
+      'turbo',
+      'testcontainers',
+      'playwright-core',
+    ]) {
+      expect(names, dev).not.toContain(dev);
+    }
+    expect(names).toContain('bullmq');
+    console.info(`image ${PROJECT_IMAGE}: ${(image[0]?.Size ?? 0) / 1e6} MB`);
+  });
+
+  it('is healthy while it heartbeats, unhealthy when frozen, healthy again when thawed', async () => {
+    const name = `wq-health-${id}`;
+    // The image's own HEALTHCHECK command, checked every second instead of every ten.
+    await runWorker(name, [
+      '--health-interval',
+      '1s',
+      '--health-retries',
+      '1',
+      '--health-start-period',
+      '0s',
+    ]);
+    const health = () => inspect(name, '{{.State.Health.Status}}');
+    await until(
+      'the worker to be healthy',
+      async () => (await health()) === 'healthy',
+      120_000,
+      500,
+    );
+    // SIGSTOP to the worker process (host pid, from `docker top`): it is there, and says nothing.
+    const top = await docker(e, 'top', name, '-eo', 'pid,args');
+    const pid = top
+      .split('\n')
+      .find((l) => l.includes('worker/dist/main.js'))
+      ?.trim()
+      .split(/\s+/)[0];
+    expect(pid).toMatch(/^\d+$/);
+    process.kill(Number(pid), 'SIGSTOP');
+    try {
+      await until(
+        'the frozen worker to be unhealthy',
+        async () => (await health()) === 'unhealthy',
+        120_000,
+        500,
+      );
+      expect(await inspect(name, '{{.State.Running}}')).toBe('true');
+    } finally {
+      process.kill(Number(pid), 'SIGCONT');
+    }
+    await until(
+      'the thawed worker to be healthy',
+      async () => (await health()) === 'healthy',
+      120_000,
+      500,
+    );
+    await docker(e, 'rm', '-f', name);
+  });
+
+  it('stops by itself on docker stop during a unit, handing it back for another', async () => {
+    const planId = await recordOneUnitPlan(url, prefix, 16, 15);
+    const job = await queue.add(
+      'unit',
+      { ...UNIT, planId, sweepId: 's-stop' },
+      { jobId: 'n16-d15', attempts: 1 },
+    );
+    const first = `wq-stop-${id}`;
+    await runWorker(first, [], { WQ_SHUTDOWN_GRACE_MS: '200', WQ_CONCURRENCY: '1' });
+    await until('the unit to start', async () => (await job.getState()) === 'active', 120_000, 50);
+    // docker stop: SIGTERM, then SIGKILL after 20 s. Exit code 0 (not 137) means it stopped by
+    // itself, within its grace period, rather than being killed.
+    await docker(e, 'stop', '-t', '20', first);
+    expect(await inspect(first, '{{.State.ExitCode}}')).toBe('0');
+    expect(await queue.getJobState('n16-d15')).toBe('waiting');
+
+    await runWorker(`wq-finish-${id}`, [], { WQ_CONCURRENCY: '1' });
+    await until(
+      'the unit to complete',
+      async () => (await job.getState()) === 'completed',
+      120_000,
+      250,
+    );
+    const done = await queue.getJob('n16-d15');
+    expect((done?.returnvalue as { value: string }).value).toBe('14772512');
+    // Handing back spent no attempt: with attempts = 1 it would have failed otherwise.
+    expect(done?.attemptsMade).toBe(1);
+  });
+});
