@@ -18,6 +18,8 @@ export interface ClusterDescription {
   readonly memoryBytes: number;
   /** The largest unit on one slot, when less than memoryBytes ÷ slots (WQ_MAX_UNIT_BYTES). */
   readonly slotBytes?: number;
+  /** The largest window transfer, when less than memoryBytes (a WQ_MAX_UNIT_BYTES set). */
+  readonly transferBytes?: number;
 }
 
 export interface ClusterPlanOptions {
@@ -88,7 +90,10 @@ export function planForCluster(
   );
   // A window transfer runs alone on all of a worker's slots (a team of threads on one table):
   // it may use the whole worker's memory, so a table that needs most of a machine gets it.
-  const transferBytes = Math.max(perSlotBytes, cluster.memoryBytes);
+  const transferBytes = Math.max(
+    perSlotBytes,
+    Math.min(cluster.transferBytes ?? Number.POSITIVE_INFINITY, cluster.memoryBytes),
+  );
   // Enough units per (n, D) that one (n, D) alone could keep every slot busy several times.
   const maxUnits = Math.max(DEFAULT_MAX_UNITS, slots * 4 * UNITS_PER_SLOT);
   const base = {

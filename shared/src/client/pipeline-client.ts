@@ -232,7 +232,10 @@ export class PipelineClient {
         targetSeconds,
         attempts: this.config.attempts,
         maxUnitBytes: cluster.slotBytes ?? cluster.memoryBytes / cluster.slots,
-        maxTransferBytes: cluster.memoryBytes,
+        maxTransferBytes: Math.min(
+          cluster.transferBytes ?? Number.POSITIVE_INFINITY,
+          cluster.memoryBytes,
+        ),
         calibration,
         depthPlans,
         baseUnitBytes: routing.baseUnitBytes,
@@ -340,9 +343,12 @@ export class PipelineClient {
   private clusterOf(live: readonly WorkerInfo[], routing: UnitRouting): ClusterDescription {
     // A slot holds units up to the routing's cap; a window transfer, alone on all of a
     // worker's slots, up to the worker's memory.
-    const memory = (slots: number): Pick<ClusterDescription, 'memoryBytes' | 'slotBytes'> => ({
+    const memory = (
+      slots: number,
+    ): Pick<ClusterDescription, 'memoryBytes' | 'slotBytes' | 'transferBytes'> => ({
       memoryBytes: Math.max(slots * routing.maxUnitBytes, routing.transferBytes),
       slotBytes: routing.maxUnitBytes,
+      transferBytes: routing.transferBytes,
     });
     if (live.length === 0) {
       const slots = this.config.concurrency;
