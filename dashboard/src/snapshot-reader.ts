@@ -50,7 +50,7 @@ export class SnapshotReader {
   async sweep(id: string): Promise<SweepView | undefined> {
     const record = await this.client.registry.find(id);
     if (record === undefined) return undefined;
-    const [progress] = await this.client.progressReader.read([record], { depths: true });
+    const [progress] = await this.client.progressReader.read([record], { depths: true, eta: true });
     return progress && sweepView(await this.client.withUnfit(progress));
   }
 

@@ -483,7 +483,7 @@ export class PipelineClient {
     });
     const pause = (ms: number): Promise<void> => signal.sleep(ms);
     for (;;) {
-      const progress = await rider.run(() => this.progress(sweepId), pause);
+      const progress = await rider.run(() => this.progress(sweepId, { eta: true }), pause);
       options.onProgress?.(progress);
       if (progress.done === progress.total) return progress;
       const broken = progress.sizes.find((s) => s.state === 'failed' || s.state === 'cancelled');
@@ -624,7 +624,7 @@ export class PipelineClient {
     const [sweeps, calibration, disagreements, workers, jobs] = await Promise.all([
       this.registry
         .list()
-        .then((list) => this.progressReader.read(list, { timing: true }))
+        .then((list) => this.progressReader.read(list, { timing: true, eta: true }))
         .then((read) => Promise.all(read.map((p) => this.withUnfit(p)))),
       this.store.calibration(),
       this.store.disagreements(),

@@ -76,7 +76,7 @@ end
 return 1`;
 
 /**
- * The stored part of a sweep's progress in one read. KEYS: sums, mismatches, then per n its
+ * The stored part of a sweep's progress in one read. KEYS: sums, mismatches, records, then per n its
  * depths hash followed by the units and check-units hash of each D. ARGV: '1' to return the
  * unit results of every unfinished D (for their seconds), then the n. Per n it returns
  * {S or '', mismatch JSON or '', depths HGETALL, [HLEN units, HLEN check units] per D,
@@ -84,11 +84,12 @@ return 1`;
  */
 const STORED_PROGRESS = `
 local out = {}
-local k = 3
+local k = 4
 for i = 2, #ARGV do
   local n = tonumber(ARGV[i])
   local S = redis.call('HGET', KEYS[1], ARGV[i])
   local mismatch = redis.call('HGET', KEYS[2], ARGV[i])
+  local record = redis.call('HGET', KEYS[3], ARGV[i])
   local depths = redis.call('HGETALL', KEYS[k])
   k = k + 1
   local stored = {}
@@ -105,7 +106,7 @@ for i = 2, #ARGV do
     end
     k = k + 2
   end
-  out[#out + 1] = {S or '', mismatch or '', depths, counts, units}
+  out[#out + 1] = {S or '', mismatch or '', depths, counts, units, record or ''}
 end
 return out`;
 
@@ -549,7 +550,7 @@ export class ResultStore extends KeyedStore<StoreKeys> {
   ): Promise<Map<number, StoredSize>> {
     const found = new Map<number, StoredSize>();
     if (ns.length === 0) return found;
-    const keys = [this.keys.sums, this.keys.mismatches];
+    const keys = [this.keys.sums, this.keys.mismatches, this.keys.records];
     for (const n of ns) {
       keys.push(this.keys.depths(n));
       for (let d = 0; d < n; d++) keys.push(this.keys.units(n, d), this.keys.checkUnits(n, d));
@@ -562,8 +563,19 @@ export class ResultStore extends KeyedStore<StoreKeys> {
       ...ns.map(String),
     );
     const sizes = Array.isArray(reply) ? (reply as unknown[]) : [];
-    // A stored S is shown only when its record holds (see sums).
-    const holding = await this.sums(ns);
+    // A stored S is shown only when its record holds (see sums), read in the same script.
+    const holding = new Set<number>();
+    for (const [i, n] of ns.entries()) {
+      const [S, , , , , record] = (sizes[i] ?? []) as unknown[];
+      if (
+        isDecimal(S) &&
+        typeof record === 'string' &&
+        record !== '' &&
+        (await this.#sumHolds(n, S, record))
+      ) {
+        holding.add(n);
+      }
+    }
     ns.forEach((n, i) => {
       const [S, mismatch, depthFields, counts, units] = (sizes[i] ?? []) as [
         unknown,
@@ -584,7 +596,7 @@ export class ResultStore extends KeyedStore<StoreKeys> {
       const unitLists = Array.isArray(units) ? units : [];
       found.set(n, {
         n,
-        ...(isDecimal(S) && holding.get(n) === S ? { S } : {}),
+        ...(isDecimal(S) && holding.has(n) ? { S } : {}),
         ...(typeof mismatch === 'string' && mismatch !== ''
           ? { mismatch: parseMismatch(JSON.parse(mismatch)) }
           : {}),

@@ -92,7 +92,8 @@ export async function countFromStore(
       n,
       depth,
       value: total.toString(),
-      algorithm: header.algorithm,
+      // What counted it: the plan's algorithm, or the DFS when every unit fell back on it.
+      algorithm: units.every((u) => u.algorithm === 'dfs') ? 'dfs' : header.algorithm,
       units: units.length,
       seconds,
       workers: [...workers].sort(),

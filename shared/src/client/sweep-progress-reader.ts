@@ -115,6 +115,12 @@ export interface ProgressReadOptions {
   readonly depths?: boolean;
   /** Expected against measured seconds per n and D, as `wq status` shows them. */
   readonly timing?: boolean;
+  /**
+   * The ETA from the rates this run's finished units ran at (run-rates.ts): it reads the plans
+   * and the stored units of every unfinished (n, D), so only those who show an ETA ask for it
+   * (`wq sweep --wait`, `wq status`, the dashboard); otherwise the pace in units.
+   */
+  readonly eta?: boolean;
   readonly now?: number;
 }
 
@@ -246,7 +252,10 @@ export class SweepProgressReader {
     // The Redis server's clock, which sweeps are recorded on and running units are put on.
     const now = options.now ?? queues.now;
     // The plans of unfinished (n, D): the dashboard's per-D view, and the ETA of a running sweep.
-    const plans = weak.length ? await this.depthPlans(stored) : new Map<string, DepthPlan>();
+    const plans =
+      weak.length && (options.depths || options.eta)
+        ? await this.depthPlans(stored)
+        : new Map<string, DepthPlan>();
     const progress: SweepProgress[] = [];
     for (const sweep of sweeps) {
       if (isClassic(sweep)) {
@@ -263,10 +272,12 @@ export class SweepProgressReader {
       }
       const read = sweepProgress(sweep, sizes, doneAt.get(sweep.id), now);
       progress.push(
-        read.status === 'running'
+        read.status === 'running' && options.eta
           ? {
               ...read,
-              etaSeconds: (await this.measuredEta(sweep, stored, queues, plans)) ?? read.etaSeconds,
+              etaSeconds:
+                (await this.measuredEta(sweep, stored, queues, plans).catch(() => null)) ??
+                read.etaSeconds,
             }
           : read,
       );
