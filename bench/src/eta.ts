@@ -19,7 +19,7 @@ interface Reading {
   readonly etaSeconds: number | null;
 }
 
-export interface EtaMark {
+interface EtaMark {
   readonly share: number;
   readonly at: number;
   readonly etaSeconds: number | null;
@@ -28,7 +28,7 @@ export interface EtaMark {
   readonly error: number | null;
 }
 
-export interface EtaBenchResult {
+interface EtaBenchResult {
   readonly bench: 'eta';
   readonly command: string;
   readonly date: string;

@@ -16,10 +16,7 @@ const PAGE_CSP = [
 ].join('; ');
 
 /** bull-board's page styles its loading screen inline; its scripts are still files only. */
-const BULL_BOARD_CSP = PAGE_CSP.replace(
-  "style-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-);
+const BULL_BOARD_CSP = PAGE_CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
 
 export function securityHeaders(req: Request, res: Response, next: NextFunction): void {
   res.setHeader(

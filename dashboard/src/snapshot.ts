@@ -61,7 +61,7 @@ export interface SweepView extends SweepTotals {
 }
 
 /** A unit in a memory-class queue whose class is above every live worker's slot. */
-export type UnfitUnitView = Omit<UnfitUnit, 'queue'>;
+type UnfitUnitView = Omit<UnfitUnit, 'queue'>;
 
 export interface WorkerView {
   readonly id: string;
@@ -93,7 +93,7 @@ export interface Snapshot {
   readonly disagreements: readonly DisagreementView[];
 }
 
-export interface DisagreementView {
+interface DisagreementView {
   readonly n: number;
   readonly depth: number;
   readonly unit: string;

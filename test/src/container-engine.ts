@@ -22,7 +22,7 @@ export type ContainerEngine =
 export type ReadyEngine = Exclude<ContainerEngine, { missing: string }>;
 
 /** The repository root: docker-compose.yml and the Dockerfile. */
-export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 let noted = false;
 
@@ -47,7 +47,7 @@ export interface CommandRun {
 }
 
 /** Runs a command against the engine; resolves with its exit code (never rejects). */
-export function runAgainst(
+function runAgainst(
   engine: ReadyEngine,
   argv: readonly string[],
   env: Record<string, string> = {},

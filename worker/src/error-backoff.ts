@@ -101,7 +101,7 @@ export class ErrorBackoff {
  * What makes two errors the same kind: the refusal (OOM, READONLY) or the message without the
  * parts that differ from job to job (ids, script hashes, line numbers).
  */
-export function errorKind(err: unknown): string {
+function errorKind(err: unknown): string {
   const refusal = redisRefusalOf(err);
   if (refusal) return refusal.name;
   const message = err instanceof Error ? err.message : String(err);

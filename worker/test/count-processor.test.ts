@@ -77,7 +77,7 @@ describe('when the count processor takes a unit job', () => {
       estimateSeconds: 0.25,
       modelSeconds: 0.5,
       weight: 1,
-      planId: job.data.planId,
+      planId: (job.data as { planId: string }).planId,
     });
     expect(await fixture.store.unit(8, 7, '*')).toEqual(result);
     expect((await fixture.store.depths(8)).get(7)?.value).toBe('92');

@@ -24,7 +24,7 @@ export interface FollowContext {
 }
 
 /** The one line said when Redis goes away, once per outage. */
-export function outageLine(command: string, boundMs: number, err: Error): string {
+function outageLine(command: string, boundMs: number, err: Error): string {
   const reason = outageReason(err);
   return `${command}: Redis unavailable, retrying… (${reason}; giving up after ${Math.round(boundMs / 1000)} s)\n`;
 }

@@ -6,7 +6,7 @@
 /** Redraws at most this often; progress callbacks may fire thousands of times a second. */
 const REDRAW_MS = 100;
 /** Without a terminal, a plain line at most this often… */
-export const PLAIN_EVERY_MS = 10_000;
+const PLAIN_EVERY_MS = 10_000;
 /** …or when the work done crosses another tenth. */
 const PLAIN_STEPS = 10;
 const WIDTH = 30;

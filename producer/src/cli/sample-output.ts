@@ -3,7 +3,7 @@
 import type { ClusterPlan } from '@weak-queens/shared/client';
 import type { DepthSample, SampleReport } from '../compute/plan-sample.js';
 
-export function formatSeconds(seconds: number): string {
+function formatSeconds(seconds: number): string {
   if (seconds < 120) return `${seconds.toFixed(1)} s`;
   if (seconds < 7200) return `${(seconds / 60).toFixed(1)} min`;
   if (seconds < 172_800) return `${(seconds / 3600).toFixed(2)} h`;

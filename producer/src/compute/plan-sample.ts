@@ -53,7 +53,7 @@ export interface DepthSample {
   readonly fittedOn?: readonly { n: number; rate: number }[];
 }
 
-export interface SampleFailure {
+interface SampleFailure {
   readonly n: number;
   readonly depth: number;
   readonly reason: string;

@@ -60,7 +60,7 @@ export function allocateSample(strata: readonly StratumSize[], k: number): numbe
 }
 
 /** Σ measured ÷ Σ model of a sample, or undefined when the model says nothing. */
-export function sampleRate(sample: readonly Measured[]): number | undefined {
+function sampleRate(sample: readonly Measured[]): number | undefined {
   const model = sample.reduce((t, m) => t + m.modelSeconds, 0);
   const seconds = sample.reduce((t, m) => t + m.seconds, 0);
   return model > 0 ? seconds / model : undefined;

@@ -39,7 +39,7 @@ export function spawnNodeEntry(entry: string, options: NodeProcessOptions): Chil
  * The given stdio plus an IPC channel. Nothing is sent over it: the child watches it close, which
  * happens however its parent ends (kill -9 included), and then closes itself gracefully.
  */
-export function withIpc(stdio: StdioOptions): StdioOptions {
+function withIpc(stdio: StdioOptions): StdioOptions {
   const three = typeof stdio === 'string' ? [stdio, stdio, stdio] : [...stdio];
   if (three.includes('ipc')) return three;
   while (three.length < 3) three.push('inherit');

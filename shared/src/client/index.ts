@@ -73,7 +73,6 @@ export {
   notQueuedLine,
   SweepRegistry,
   parseSweepRecord,
-  parseWorkerInfo,
   type SweepRecord,
   type WorkerInfo,
   WORKER_TTL_MS,

@@ -17,14 +17,9 @@ import {
   sumJobId,
   type WqConfig,
 } from '../contracts/index.js';
-import {
-  createRedis,
-  type Disagreement,
-  ResultStore,
-  type SweepRecord,
-  SweepRegistry,
-  type WorkerInfo,
-} from './index.js';
+import { createRedis } from './connection.js';
+import { type Disagreement, ResultStore } from './result-store.js';
+import { type SweepRecord, SweepRegistry, type WorkerInfo } from './sweep-registry.js';
 import { bullConnection } from './connection.js';
 import { OutageRider } from './outage-rider.js';
 import { fulfilsWithin } from '../cli/fulfils-within.js';

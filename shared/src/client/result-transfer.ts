@@ -354,7 +354,7 @@ export function eachLine(
 }
 
 /** Why a line was refused, in at most 300 characters. */
-export function refusalReason(err: unknown): string {
+function refusalReason(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   return message.length > 300 ? `${message.slice(0, 300)}…` : message;
 }

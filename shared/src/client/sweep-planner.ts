@@ -31,7 +31,7 @@ import {
   type UnitJobData,
   unitKey,
 } from '../contracts/index.js';
-import { type ResultStore } from './index.js';
+import type { ResultStore } from './result-store.js';
 import { provenDepths } from './stored-counts.js';
 import { childJobRetry, flowJobRetry } from './flow-retry.js';
 import { unitPriority } from './priority.js';
@@ -98,7 +98,7 @@ export interface PlannedDepth {
 }
 
 /** The id a plan is recorded under (a digest of its count, algorithm and unit keys). */
-export function planIdOfDepth(plan: PlannedDepth): string {
+function planIdOfDepth(plan: PlannedDepth): string {
   return planIdOf(
     { n: plan.n, depth: plan.depth, role: plan.role ?? 'primary', algorithm: plan.algorithm },
     plan.units.map((u) => keyOf(u.unit)),

@@ -21,11 +21,6 @@ export function parseSweepRecord(value: unknown): SweepRecord {
   return parseInput(SweepRecordSchema, value, { name: 'sweep record' });
 }
 
-/** A WorkerInfo (a heartbeat) read back from Redis, every field checked. */
-export function parseWorkerInfo(value: unknown): WorkerInfo {
-  return parseInput(WorkerInfoSchema, value, { name: 'worker heartbeat' });
-}
-
 /** A worker is live when its last heartbeat is younger than this. */
 export const WORKER_TTL_MS = 15_000;
 

@@ -232,7 +232,7 @@ const LOCK_RANGE: Range = { min: 500, max: HOUR_MS };
 const STALLED_RANGE: Range = { min: 100, max: HOUR_MS };
 const GRACE_RANGE: Range = { min: 0, max: 10 * 60_000 };
 const WAIT_LOG_RANGE: Range = { min: 100, max: HOUR_MS };
-export const DEFAULT_REDIS_OUTAGE_MS = 120_000;
+const DEFAULT_REDIS_OUTAGE_MS = 120_000;
 const OUTAGE_RANGE: Range = { min: 1000, max: 24 * HOUR_MS };
 /** No unit should be planned for more than a day of one core. */
 export const MAX_TARGET_SECONDS = 86_400;
@@ -274,7 +274,7 @@ const TargetSecondsSchema = v.message(
 );
 
 /** A core-year: more than that is rarely meant (`wq sweep 32` would take ~1e22 of them). */
-export const DEFAULT_MAX_SWEEP_CORE_SECONDS = 365.25 * 86_400;
+const DEFAULT_MAX_SWEEP_CORE_SECONDS = 365.25 * 86_400;
 
 /** Single-core seconds a sweep may be estimated at: a number > 0, e.g. `3.2e7`. */
 const CoreSecondsSchema = v.message(
@@ -397,11 +397,6 @@ export function parseTargetSeconds(field: string, text: string | undefined, fall
   return valueOf(TargetSecondsSchema, field, text) ?? fallback;
 }
 
-/** Comma-separated job ids as the planner names them: `n12-d9` or `n12-d9-u2`. */
-export function parseJobIdList(field: string, text: string | undefined): readonly string[] {
-  return valueOf(JobIdListSchema, field, text) ?? [];
-}
-
 /** Bytes as an integer, or with a binary suffix: `1073741824`, `512M`, `4GiB`, `1.5g`. */
 export function parseByteSize(field: string, text: string | undefined, fallback: number): number {
   return valueOf(ByteSizeSchema, field, text) ?? fallback;
@@ -414,10 +409,6 @@ export function positiveInteger(
   max = Number.MAX_SAFE_INTEGER,
 ): number {
   return valueOf(positiveIntegerText(max), field, text) ?? fallback;
-}
-
-export function parsePrefix(prefix: string, field = 'WQ_PREFIX'): string {
-  return parseInput(PrefixSchema, prefix, { name: field });
 }
 
 export function parseLogLevel(level: string, field = 'LOG_LEVEL'): LogLevel {
@@ -465,7 +456,7 @@ export function redactUrl(url: string): string {
 }
 
 /** `host:port,host:port,…` (IPv6 as `[::1]:7000`); undefined when the variable is unset. */
-export function parseClusterNodes(
+function parseClusterNodes(
   text: string | undefined,
   field = 'REDIS_CLUSTER_NODES',
 ): readonly ClusterNode[] | undefined {

@@ -105,7 +105,7 @@ export interface CostEstimate {
  * Seconds per elementary operation, measured on the development machine (2-core x86-64,
  * Node 20) with `npm run bench -- --calibrate`; only their ratios matter for the choice.
  */
-export const COST_PER_OPERATION: Readonly<Record<Algorithm, number>> = {
+const COST_PER_OPERATION: Readonly<Record<Algorithm, number>> = {
   dfs: 13e-9, // per search call (a partial board of at most n − 2 rows)
   'window-transfer': 20e-9, // per trie node built (see estimateCost for the transfer's mix)
   'seed-dp': 60e-9, // per generated successor (sort and merge included)

@@ -175,7 +175,7 @@ export function planUnits(n: number, depth: number, options: PlanOptions = {}): 
  * Below this many estimated seconds a unit is mostly what it costs to run a unit at all (a
  * queue job, a thread message, a stored result: milliseconds each), not counting.
  */
-export const MIN_UNIT_SECONDS = 0.05;
+const MIN_UNIT_SECONDS = 0.05;
 /**
  * How far past the target a DFS (n, D) stays one unit when its top-level units would each be
  * below MIN_UNIT_SECONDS. The target is a fraction of a slot's share of the sweep (see the
