@@ -18,6 +18,7 @@ describe('when a count has a published value', () => {
     expect(knownValue(27, 26)?.value).toBe('234907967154122528');
     expect(knownValue(1, 0)?.value).toBe('1');
     expect(knownValue(5, 2)).toBeUndefined();
+    expect(knownValue(5, 1)).toEqual({ value: '184', source: 'N(n, 1) recurrence' });
     expect(knownValue(28, 27)).toBeUndefined();
     expect(CLASSIC_QUEENS).toHaveLength(27);
   });
@@ -26,6 +27,26 @@ describe('when a count has a published value', () => {
     expect(knownValue(4, 1)).toEqual({ value: '16', source: 'PROBLEM.md' });
     expect(knownValue(4, 2)).toEqual({ value: '2', source: 'PROBLEM.md' });
     expect([0, 1, 2, 3].map((d) => knownValue(4, d)?.value)).toEqual(['256', '16', '2', '2']);
+  });
+
+  it('knows N(n, 1) by its own recurrence, as many as a brute-force count finds', () => {
+    // Every sequence of n columns whose neighbours differ by 2 or more, counted one by one.
+    const brute = (n: number): string => {
+      let count = 0;
+      const grow = (row: number, last: number): void => {
+        if (row === n) {
+          count++;
+          return;
+        }
+        for (let c = 0; c < n; c++) if (row === 0 || Math.abs(c - last) >= 2) grow(row + 1, c);
+      };
+      grow(0, -1);
+      return String(count);
+    };
+    for (let n = 3; n <= 8; n++) {
+      expect(knownValue(n, 1)?.value).toBe(brute(n));
+      if (n !== 4) expect(knownValue(n, 1)?.source).toBe('N(n, 1) recurrence');
+    }
   });
 
   it('knows S(1..15), and says which are published', () => {

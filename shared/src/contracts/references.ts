@@ -133,9 +133,11 @@ export function knownValue(n: number, depth: number): KnownValue | undefined {
   if (depth === 0) return { value: (BigInt(n) ** BigInt(n)).toString(), source: 'n^n' };
   const classic = depth === n - 1 ? CLASSIC_QUEENS[n - 1] : undefined;
   if (classic !== undefined) return { value: classic, source: 'OEIS A000170' };
-  if (depth === 1) return { value: adjacentApart(n).toString(), source: 'N(n, 1) recurrence' };
+  // The worked example names its own source where it has the value (N(4, 1) = 16 either way).
   const example = n === 4 ? WORKED_EXAMPLE_N4[depth] : undefined;
-  return example === undefined ? undefined : { value: example, source: PROBLEM };
+  if (example !== undefined) return { value: example, source: PROBLEM };
+  if (depth === 1) return { value: adjacentApart(n).toString(), source: 'N(n, 1) recurrence' };
+  return undefined;
 }
 
 /**
