@@ -84,8 +84,9 @@ describe('when the same unit is delivered twice', () => {
   it('counts a unit once when a second job for it joins the same N(n, D)', async () => {
     const { prefix, client, count, spawn } = faults.pipeline('twice');
     // No worker yet, so the duplicate joins while N(12, 9) still waits for its units.
-    // Units of about 10 ms, so that N(12, 9) is split; its unit 0's id names its plan.
-    const { sweep } = await client.submit([12], { targetSeconds: 0.01 });
+    // A target small enough that N(12, 9) is split (the planner keeps wholes within 4× the
+    // target); its unit 0's id names its plan.
+    const { sweep } = await client.submit([12], { targetSeconds: 0.0003 });
     const queued = await count.getJobs(['prioritized', 'waiting']);
     const original = queued.find((j) => /^n12-d9-p[0-9a-f]{12}-u0$/.test(String(j.id)));
     expect(original).toBeDefined();

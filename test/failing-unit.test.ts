@@ -23,8 +23,9 @@ describe('when a unit fails on every attempt', () => {
     const env = { WQ_TEST_FAIL_JOBS: FAILING };
     let workers = pipeline.startWorkers(2, { env });
     const ns = [11, 12, 13];
-    // Units of about 10 ms, so that N(12, 9) is split into at least three.
-    const { sweep } = await client.submit(ns, { targetSeconds: 0.01 });
+    // A target small enough that N(12, 9) is split into at least three (the planner keeps
+    // wholes within 4× the target).
+    const { sweep } = await client.submit(ns, { targetSeconds: 0.0003 });
     const id = sweep.id;
 
     await until('n = 11 and 13 done, n = 12 failed', async () => {

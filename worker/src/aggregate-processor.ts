@@ -56,7 +56,7 @@ async function refuseForeign(job: Job, prefix: string, n: number, ids: readonly 
   if (!ids.includes(String(job.id))) {
     throw inconsistent(`job id ${job.id} is not ${ids.join(' or ')}: not a planned aggregate job`);
   }
-  const foreign = await foreignChildren(job, prefix, n);
+  const foreign = await foreignChildren(job, prefix);
   if (foreign.length > 0) {
     throw inconsistent(
       `${foreign.length} child job(s) outside this pipeline's queues (${foreign.slice(0, 3).join(', ')})`,
