@@ -16,7 +16,7 @@ describe("when the end-to-end tests take N(n, D) from the C++ baseline's table",
     ]);
   });
 
-  it('agrees with n^n, OEIS A000170 and the worked example N(4, ·) = 256, 16, 2, 2', () => {
+  it("agrees with n^n, OEIS A000170, N(n, 1)'s recurrence and the worked example N(4, ·) = 256, 16, 2, 2", () => {
     let checked = 0;
     for (let n = 1; n <= 14; n++) {
       for (let depth = 0; depth < n; depth++) {
@@ -26,8 +26,9 @@ describe("when the end-to-end tests take N(n, D) from the C++ baseline's table",
         checked++;
       }
     }
-    // D = 0 for 14 sizes, D = n − 1 for 13 more, and N(4, 1), N(4, 2).
-    expect(checked).toBe(29);
+    // D = 0 for 14 sizes, D = n − 1 for 13 more, N(4, 1) and N(4, 2) from the worked example,
+    // and N(n, 1) by its recurrence for n = 3 and 5..14 (11 more).
+    expect(checked).toBe(40);
     expect(baselineCounts(4)).toEqual(['256', '16', '2', '2']);
   });
 
