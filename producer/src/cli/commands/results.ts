@@ -53,7 +53,7 @@ export const resultsCommand = defineCommand(
       trust: {
         type: 'boolean',
         description:
-          'with --import: take lines without a MAC this WQ_RESULT_KEY verifies as results;\nwithout it such units are counted again before use and such N(n, D), S(n) refused',
+          'with --import: take lines without a MAC this WQ_RESULT_KEY verifies as results;\nwithout it such units are counted again before use and such N(n, D), S(n), Q(n) refused',
       },
     },
   },
@@ -98,8 +98,14 @@ export const resultsCommand = defineCommand(
         const output = await import('../classic-output.js');
         if (values.import !== undefined) {
           return await importFile(values.import, transfer.ImportRefusedError, async (lines) => {
-            const summary = await transfer.importClassicResults(client.classic, lines);
-            return `imported ${summary.results} Q(n), ${summary.units} units (${summary.alreadyStored} already stored with the same counts)`;
+            const summary = await transfer.importClassicResults(client.classic, lines, {
+              trust: values.trust === true,
+            });
+            return (
+              `imported ${summary.results} Q(n), ${summary.units} units` +
+              ` (${summary.alreadyStored} already stored with the same counts)` +
+              unverifiedNote(summary.unverified)
+            );
           });
         }
         if (values.export !== undefined) {
@@ -122,10 +128,7 @@ export const resultsCommand = defineCommand(
           return (
             `imported ${summary.sums} S(n), ${summary.depths} N(n, D), ${summary.units} units` +
             ` (${summary.alreadyStored} already stored with the same value)` +
-            (summary.unverified > 0
-              ? `; ${summary.unverified} units unverified (no MAC this store verifies): ` +
-                'each is counted again before it enters a sum'
-              : '')
+            unverifiedNote(summary.unverified)
           );
         });
       }
@@ -181,4 +184,12 @@ async function importFile(
     );
     return 2;
   }
+}
+
+/** What an import says of the units it took without a MAC this store verifies. */
+function unverifiedNote(units: number): string {
+  return units > 0
+    ? `; ${units} units unverified (no MAC this store verifies): ` +
+        'each is counted again before it enters a sum'
+    : '';
 }
