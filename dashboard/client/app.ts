@@ -4,9 +4,10 @@
 // wires them up.
 import { $ } from './dom.js';
 import { connect } from './live.js';
-import { wireResults } from './results.js';
+import { pollResults } from './problems.js';
 import { wireForm } from './sweep-form.js';
 import { wireTimeline } from './timeline-panel.js';
+import { wireChart } from './weak-results.js';
 
 async function showLogout(): Promise<void> {
   const res = await fetch('/api/session', { credentials: 'same-origin' });
@@ -15,7 +16,8 @@ async function showLogout(): Promise<void> {
   }
 }
 
-wireResults();
+pollResults();
+wireChart();
 wireForm();
 wireTimeline();
 connect();

@@ -2,7 +2,7 @@
 // panel, and the connection's status in the header.
 import type { Snapshot } from '../src/snapshot.js';
 import { $ } from './dom.js';
-import { loadResults } from './results.js';
+import { loadResults } from './problems.js';
 import { renderSweeps } from './sweeps.js';
 import { refreshTimeline } from './timeline-panel.js';
 import { renderQueues, renderWorkers } from './workers.js';

@@ -4,6 +4,7 @@ import type { DepthView, SizeView, SweepView } from '../src/snapshot.js';
 import { errorOf, post } from './api.js';
 import { $, bar, h, pill } from './dom.js';
 import { ago, bytesLabel, duration, grouped, nsLabel } from './format.js';
+import { problemView } from './problems.js';
 import { timelineButton } from './timeline-panel.js';
 
 const openSizes = new Set<string>();
@@ -39,7 +40,7 @@ function sweepCard(sweep: SweepView): HTMLElement {
       h(
         'span',
         { class: 'sweep-facts' },
-        h('span', {}, `${sweep.problem === 'classic' ? 'classic ' : ''}n = ${nsLabel(sweep.ns)}`),
+        h('span', {}, `${problemView(sweep.problem).sweepLabel}n = ${nsLabel(sweep.ns)}`),
         h('span', {}, `${sweep.done}/${sweep.total} n done`),
         h('span', {}, `${sweep.unitsDone}/${sweep.units} units`),
         h('span', {}, `elapsed ${duration(sweep.elapsedSeconds)}`),
@@ -114,11 +115,7 @@ function sizeRow(sweep: SweepView, size: SizeView): HTMLElement {
       h(
         'span',
         { class: 'size-S', title: size.reason ?? '' },
-        size.S !== null
-          ? `S = ${grouped(size.S)}`
-          : size.Q !== null
-            ? `Q = ${grouped(size.Q)}, unique = ${grouped(size.unique ?? '')}`
-            : (size.reason ?? ''),
+        problemView(sweep.problem).sizeResult(size) ?? size.reason ?? '',
       ),
     ),
     depthTable(size.depths),

@@ -5,7 +5,8 @@ import type { TimelineUnit, TimelineView } from '../src/timeline.js';
 import { errorOf } from './api.js';
 import { $, type Child, fillTable, h } from './dom.js';
 import { nsLabel } from './format.js';
-import { overBy, seconds, TimelineChart, unitName } from './timeline-chart.js';
+import { type ProblemView, problemView } from './problems.js';
+import { overBy, seconds, TimelineChart } from './timeline-chart.js';
 
 const timeline = new TimelineChart($<HTMLCanvasElement>('timeline'), $('timeline-tip'));
 /** The sweep shown in the timeline panel, and what its last snapshot said (to refresh it). */
@@ -106,16 +107,16 @@ function renderTimeline(view: TimelineView): void {
     }),
     h('span', { class: 'legend-note' }, 'paler: second count · red outline: far over estimate'),
   );
-  renderOverruns(view.overruns);
+  renderOverruns(view.overruns, problemView(view.problem));
 }
 
-function renderOverruns(units: readonly TimelineUnit[]): void {
+function renderOverruns(units: readonly TimelineUnit[], problem: ProblemView): void {
   $('overruns').hidden = units.length === 0;
   fillTable('overruns', 'overruns-empty', units, (u) =>
     h(
       'tr',
       {},
-      h('td', { class: 'mono' }, unitName(u)),
+      h('td', { class: 'mono' }, problem.unitName(u)),
       h('td', { class: 'mono' }, u.unit + (u.role === 'check' ? ' (check)' : '')),
       h('td', {}, u.algorithm),
       h('td', { class: 'num' }, seconds(u.seconds)),

@@ -1,15 +1,7 @@
-// The results of weak sweeps (S(n) and every N(n, D)) with their chart, and the classic
-// results: fetched again whenever the snapshot says a value was added.
+// The results of weak sweeps: S(n) and every N(n, D) in a table, and log10 N(n, D) against D
+// in a chart.
 import type uPlotType from 'uplot';
 import { $, fillTable, h } from './dom.js';
-
-interface ClassicView {
-  readonly n: number;
-  readonly Q: string;
-  readonly unique: string;
-  readonly units: number;
-  readonly checked: number;
-}
 
 interface SizeResult {
   readonly n: number;
@@ -25,30 +17,12 @@ const { default: uPlot } = (await import(UPLOT_URL)) as { default: typeof uPlotT
 let chart: uPlotType | undefined;
 let chartNs = '';
 
-export async function loadResults(): Promise<void> {
+export async function loadWeakResults(): Promise<void> {
   const res = await fetch('/api/results', { credentials: 'same-origin' });
   if (!res.ok) return;
   const results = (await res.json()) as SizeResult[];
   renderResults(results);
   renderChart(results);
-  await loadClassic();
-}
-
-/** The classic results have no sweep in the snapshot: fetched with the others and every 10 s. */
-async function loadClassic(): Promise<void> {
-  const res = await fetch('/api/results/classic', { credentials: 'same-origin' });
-  if (!res.ok) return;
-  const { results } = (await res.json()) as { results: ClassicView[] };
-  fillTable('classic-results', 'classic-empty', results, (r) =>
-    h(
-      'tr',
-      { 'data-n': String(r.n) },
-      h('td', { class: 'num' }, String(r.n)),
-      h('td', { class: 'num', 'data-value': r.Q }, r.Q),
-      h('td', { class: 'num', 'data-value': r.unique }, r.unique),
-      h('td', { class: 'num' }, `${r.units} (${r.checked})`),
-    ),
-  );
 }
 
 function renderResults(results: readonly SizeResult[]): void {
@@ -145,11 +119,8 @@ function renderChart(results: readonly SizeResult[]): void {
   );
 }
 
-/** Classic results reload on a timer (see loadClassic); the chart follows the window's width. */
-export function wireResults(): void {
-  setInterval(() => {
-    loadClassic().catch(() => undefined);
-  }, 10_000);
+/** The chart follows the window's width. */
+export function wireChart(): void {
   window.addEventListener('resize', () => {
     chart?.setSize({ width: Math.max(320, $('chart').clientWidth), height: 340 });
   });
