@@ -10,6 +10,12 @@ function csrfToken(): string {
   return match?.[1] ?? '';
 }
 
+/** A GET of the API: its answer, or undefined when the dashboard refused it. */
+export async function getJson<T>(path: string): Promise<T | undefined> {
+  const res = await fetch(path, { credentials: 'same-origin' });
+  return res.ok ? ((await res.json()) as T) : undefined;
+}
+
 export async function post(path: string, body: unknown): Promise<{ ok: boolean; data: unknown }> {
   const res = await fetch(path, {
     method: 'POST',

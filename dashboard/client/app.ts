@@ -2,6 +2,7 @@
 // results table and the chart, and sends the start / cancel / retry requests. Everything from
 // the server is written with textContent, never as HTML. Each panel has its module; this file
 // wires them up.
+import { getJson } from './api.js';
 import { $ } from './dom.js';
 import { connect } from './live.js';
 import { pollResults } from './problems.js';
@@ -10,8 +11,8 @@ import { wireTimeline } from './timeline-panel.js';
 import { wireChart } from './weak-results.js';
 
 async function showLogout(): Promise<void> {
-  const res = await fetch('/api/session', { credentials: 'same-origin' });
-  if (res.ok && ((await res.json()) as { auth?: string }).auth === 'cookie') {
+  const session = await getJson<{ auth?: string }>('/api/session');
+  if (session?.auth === 'cookie') {
     $('logout').hidden = false;
   }
 }

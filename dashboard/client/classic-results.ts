@@ -1,5 +1,6 @@
 // The results of classic sweeps: Q(n), the count of boards unique up to symmetry, and how many
 // units counted them (and how many of those were counted twice).
+import { getJson } from './api.js';
 import { fillTable, h } from './dom.js';
 
 interface ClassicView {
@@ -11,10 +12,9 @@ interface ClassicView {
 }
 
 export async function loadClassicResults(): Promise<void> {
-  const res = await fetch('/api/results/classic', { credentials: 'same-origin' });
-  if (!res.ok) return;
-  const { results } = (await res.json()) as { results: ClassicView[] };
-  fillTable('classic-results', 'classic-empty', results, (r) =>
+  const answer = await getJson<{ results: ClassicView[] }>('/api/results/classic');
+  if (!answer) return;
+  fillTable('classic-results', 'classic-empty', answer.results, (r) =>
     h(
       'tr',
       { 'data-n': String(r.n) },

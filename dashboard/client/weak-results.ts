@@ -1,6 +1,7 @@
 // The results of weak sweeps: S(n) and every N(n, D) in a table, and log10 N(n, D) against D
 // in a chart.
 import type uPlotType from 'uplot';
+import { getJson } from './api.js';
 import { $, fillTable, h } from './dom.js';
 
 interface SizeResult {
@@ -18,9 +19,8 @@ let chart: uPlotType | undefined;
 let chartNs = '';
 
 export async function loadWeakResults(): Promise<void> {
-  const res = await fetch('/api/results', { credentials: 'same-origin' });
-  if (!res.ok) return;
-  const results = (await res.json()) as SizeResult[];
+  const results = await getJson<SizeResult[]>('/api/results');
+  if (!results) return;
   renderResults(results);
   renderChart(results);
 }
