@@ -210,7 +210,11 @@ describe('when a sweep runs on a worker', () => {
     );
     const app = await http(base, '/app.js');
     expect(app.headers['content-type']).toMatch(/^text\/javascript/);
-    expect(app.text).toContain('/vendor/uPlot.esm.js');
+    expect(app.text).toContain("from './weak-results.js'");
+    // The module that draws the chart loads uPlot from the app, not from a CDN.
+    const results = await http(base, '/weak-results.js');
+    expect(results.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(results.text).toContain('/vendor/uPlot.esm.js');
     const uplot = await http(base, '/vendor/uPlot.esm.js');
     expect(uplot.status).toBe(200);
     expect(uplot.text).toContain('export { uPlot as default }');
