@@ -28,10 +28,16 @@ const S = KNOWN_S.slice(0, 6);
 
 const redis = redisFixture();
 
+/**
+ * Done in both views: `/api/sweeps/:id` reads Redis afresh, while the listing answers from the
+ * live feed's snapshot, which may be one refresh older; the tests below read both.
+ */
 async function sweepDone(base: string, id: string): Promise<SweepView> {
   return eventually(async () => {
     const sweep = (await http(base, `/api/sweeps/${id}`)).json<SweepView>();
-    return sweep.status === 'done' ? sweep : undefined;
+    const { sweeps } = (await http(base, '/api/sweeps')).json<{ sweeps: SweepView[] }>();
+    const listed = sweeps.find((s) => s.id === id);
+    return sweep.status === 'done' && listed?.status === 'done' ? sweep : undefined;
   });
 }
 
