@@ -28,7 +28,7 @@ describe('when the count processor takes a unit job', () => {
       workerId: 'w-test',
       logger: createLogger({ level: 'silent', pretty: false }),
       progressIntervalMs: 0,
-      maxUnitBytes: 1024 ** 3,
+      memory: { slotMemoryBytes: 1024 ** 3, workerMemoryBytes: 1024 ** 3 },
       liveWorkers: () => Promise.resolve([]),
     });
   });
