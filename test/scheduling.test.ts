@@ -92,7 +92,7 @@ describe('when units would need more memory than WQ_WORKER_MEMORY', () => {
     expect(moved.length).toBeGreaterThan(0);
   });
 
-  it('a worker with a smaller cap than the plan counts the unit with the DFS instead', async () => {
+  it('a worker with less memory than the plan counts the unit with the DFS, by the memory it advertises', async () => {
     const c = setUp('worker-cap');
     // N(8, 2) by the transfer needs about 220 bytes: this worker takes units of 100 at most.
     // Planned before it starts (for this machine's worker), so the plan exceeds what it holds.
@@ -102,13 +102,19 @@ describe('when units would need more memory than WQ_WORKER_MEMORY', () => {
     const record = await c.store.record(8);
     expect(record?.S).toBe(KNOWN_S[7]);
     expect(record?.depths.map((d) => d.value)).toEqual(exactN(8));
+    // What its heartbeat advertises is what it guarded with: its whole memory for a transfer.
+    const [worker] = await c.registry.liveWorkers();
+    expect({ memory: worker?.memoryBytes, slot: worker?.slotBytes }).toEqual({
+      memory: 100,
+      slot: Math.floor(100 / (worker?.concurrency ?? 1)),
+    });
     let moved = 0;
     for (const d of record?.depths ?? []) {
       const planned = estimateCost('window-transfer', 8, d.depth, []).bytes;
-      if (chooseAlgorithm(8, d.depth).algorithm === 'window-transfer' && planned > 100) {
-        expect([d.depth, d.algorithm]).toEqual([d.depth, 'dfs']);
-        moved++;
-      }
+      if (chooseAlgorithm(8, d.depth).algorithm !== 'window-transfer') continue;
+      const expected = planned > 100 ? 'dfs' : 'window-transfer';
+      expect([d.depth, d.algorithm]).toEqual([d.depth, expected]);
+      if (expected === 'dfs') moved++;
     }
     expect(moved).toBeGreaterThan(0);
   });

@@ -137,7 +137,8 @@ export function createCountProcessor(deps: CountProcessorDeps) {
           `back on; start a worker that can hold it, or wq replan the sweep`,
       );
     }
-    if (bytes > capBytes) {
+    // The DFS's memory does not grow with the board: it always fits, as the planner takes it.
+    if (bytes > capBytes && algorithm !== 'dfs') {
       log.warn(
         { algorithm, bytes, capBytes, cap: capName },
         `unit above ${capName}: counting it with dfs`,
