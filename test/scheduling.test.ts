@@ -67,11 +67,11 @@ describe('when a sweep is queued', () => {
   });
 });
 
-describe('when units would need more memory than WQ_MAX_UNIT_BYTES', () => {
+describe('when units would need more memory than WQ_WORKER_MEMORY', () => {
   it('plans those (n, D) with the DFS and still gives the exact values', async () => {
-    // N(9, 3) by the transfer needs about 1.5 KB: a 1 KiB cap moves it to the DFS.
+    // N(9, 3) by the transfer needs about 1.5 KB: a 1 KiB worker moves it to the DFS.
     const cap = 1024;
-    const c = setUp('cap', { WQ_MAX_UNIT_BYTES: String(cap) });
+    const c = setUp('cap', { WQ_WORKER_MEMORY: String(cap) });
     pipeline.startWorkers(2);
     const { sweep } = await c.submit([9]);
     await c.waitFor(sweep.id);
@@ -92,22 +92,29 @@ describe('when units would need more memory than WQ_MAX_UNIT_BYTES', () => {
     expect(moved.length).toBeGreaterThan(0);
   });
 
-  it('a worker with a smaller cap than the plan counts the unit with the DFS instead', async () => {
+  it('a worker with less memory than the plan counts the unit with the DFS, by the memory it advertises', async () => {
     const c = setUp('worker-cap');
     // N(8, 2) by the transfer needs about 220 bytes: this worker takes units of 100 at most.
-    pipeline.startWorkers(1, { env: { WQ_MAX_UNIT_BYTES: '100' } });
+    // Planned before it starts (for this machine's worker), so the plan exceeds what it holds.
     const { sweep } = await c.submit([8]);
+    pipeline.startWorkers(1, { env: { WQ_WORKER_MEMORY: '100' } });
     await c.waitFor(sweep.id);
     const record = await c.store.record(8);
     expect(record?.S).toBe(KNOWN_S[7]);
     expect(record?.depths.map((d) => d.value)).toEqual(exactN(8));
+    // What its heartbeat advertises is what it guarded with: its whole memory for a transfer.
+    const [worker] = await c.registry.liveWorkers();
+    expect({ memory: worker?.memoryBytes, slot: worker?.slotBytes }).toEqual({
+      memory: 100,
+      slot: Math.floor(100 / (worker?.concurrency ?? 1)),
+    });
     let moved = 0;
     for (const d of record?.depths ?? []) {
       const planned = estimateCost('window-transfer', 8, d.depth, []).bytes;
-      if (chooseAlgorithm(8, d.depth).algorithm === 'window-transfer' && planned > 100) {
-        expect([d.depth, d.algorithm]).toEqual([d.depth, 'dfs']);
-        moved++;
-      }
+      if (chooseAlgorithm(8, d.depth).algorithm !== 'window-transfer') continue;
+      const expected = planned > 100 ? 'dfs' : 'window-transfer';
+      expect([d.depth, d.algorithm]).toEqual([d.depth, expected]);
+      if (expected === 'dfs') moved++;
     }
     expect(moved).toBeGreaterThan(0);
   });
@@ -201,7 +208,7 @@ describe('when a sweep is planned for a cluster far larger than the workers here
     const c = setUp('parts');
     pipeline.startWorkers(2);
     // 1024 one-slot workers: N(13, 5) by the transfer would bound the makespan (see wq plan).
-    const cluster = { workers: 1024, slots: 1, memoryBytes: 3 * 2 ** 30 };
+    const cluster = { workers: 1024, slots: 1, workerMemoryBytes: 3 * 2 ** 30 };
     const { sweep } = await c.submit([13], { cluster });
     await c.waitFor(sweep.id);
     const record = await c.store.record(13);

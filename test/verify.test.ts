@@ -10,7 +10,7 @@ import {
   type SweepProgress,
 } from '@weak-queens/shared/client';
 import { planIdOf, type UnitResult, wholeDepth, KNOWN_S } from '@weak-queens/shared/contracts';
-import { DEFAULT_MAX_BYTES } from '@weak-queens/shared/kernel';
+import { DEFAULT_SLOT_MEMORY_BYTES } from '@weak-queens/shared/kernel';
 import { baselineN, pipelineFixture, until } from './src/index.js';
 import { runWq } from './src/wq-cli.js';
 
@@ -119,7 +119,7 @@ describe('when the two counts of an (n, D) disagree', () => {
     await corrupt(7, 1, '45515');
     const check = planCheck(7, 1, 'window-transfer', {
       targetSeconds: 30,
-      maxUnitBytes: DEFAULT_MAX_BYTES,
+      slotMemoryBytes: DEFAULT_SLOT_MEMORY_BYTES,
     });
     expect(check.algorithm).not.toBe('window-transfer');
 

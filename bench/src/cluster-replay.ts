@@ -17,8 +17,8 @@ import { recordedUnits } from './recorded-units.js';
 const N = 17;
 const GiB = 2 ** 30;
 const CLUSTERS: readonly { cluster: ClusterDescription; goal: number }[] = [
-  { cluster: { workers: 64, slots: 1, memoryBytes: 3 * GiB }, goal: 0.9 },
-  { cluster: { workers: 256, slots: 1, memoryBytes: 3 * GiB }, goal: 0.75 },
+  { cluster: { workers: 64, slots: 1, workerMemoryBytes: 3 * GiB }, goal: 0.9 },
+  { cluster: { workers: 256, slots: 1, workerMemoryBytes: 3 * GiB }, goal: 0.75 },
 ];
 /** Worker processes of one core that run the plan here. */
 const LOCAL_WORKERS = 1;

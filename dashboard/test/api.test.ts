@@ -158,7 +158,7 @@ describe('when a sweep runs on a worker', () => {
     expect(worker.pid).toBe(process.pid);
     expect(worker.concurrency).toBe(1);
     expect(worker.memoryBytes).toBe(config.workerMemoryBytes);
-    expect(worker.slotBytes).toBe(Math.min(config.workerMemoryBytes, config.maxUnitBytes));
+    expect(worker.slotBytes).toBe(config.slotMemoryBytes);
     expect(worker.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(worker.host.length).toBeGreaterThan(0);
     expect(worker.busyShare).toBeGreaterThanOrEqual(0);

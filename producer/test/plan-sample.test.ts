@@ -107,7 +107,7 @@ describe('when a plan is sampled', () => {
   it('measures every (n, D) of it and extrapolates the sweep, nothing stored', async () => {
     const plan = planForCluster(
       [11],
-      { workers: 1, slots: 2, memoryBytes: 2 * 1024 ** 3 },
+      { workers: 1, slots: 2, workerMemoryBytes: 2 * 1024 ** 3 },
       {
         targetSeconds: 30,
       },
@@ -127,7 +127,7 @@ describe('when a plan is sampled', () => {
     // Two queens in one column of the first rows: the kernel refuses the unit.
     const bad = { ...good, algorithm: 'dfs' as const, prefix: [0, 0] };
     const plan = {
-      cluster: { workers: 1, slots: 1, memoryBytes: 1024 ** 3 },
+      cluster: { workers: 1, slots: 1, workerMemoryBytes: 1024 ** 3 },
       targetSeconds: 1,
       sizes: [{ n: 8, units: 2, coreSeconds: 0, depths: [] }],
       depthPlans: new Map([

@@ -17,12 +17,14 @@ const compute = (...args: string[]): Promise<string> =>
 describe('when wq compute has several threads and a big transfer unit', () => {
   it('runs the transfer units of S(15) above the team threshold on the team', () => {
     // At n = 15 only N(15, 8) is a window-transfer unit above the team threshold (0.25 s).
-    const team = new PoolRunner(2);
-    const units = planSizes([15], 'auto', 2);
+    const GiB = 1024 ** 3;
+    const team = new PoolRunner(2, GiB);
+    const memory = { slotMemoryBytes: GiB, workerMemoryBytes: GiB };
+    const units = planSizes([15], { algorithm: 'auto', threads: 2, memory });
     const depths = units.filter((unit) => team.takes(unit)).map((unit) => unit.depth);
     expect(depths).toEqual([8]);
     const big = units.find((unit) => unit.depth === 8)!;
-    expect(new PoolRunner(1).takes(big)).toBe(false);
+    expect(new PoolRunner(1, GiB).takes(big)).toBe(false);
   });
 
   it('gives the published S(14) = 11726115562784664 with --threads 2', async () => {

@@ -5,7 +5,7 @@ import { planCheck } from '../src/client/sweep-planner.js';
 
 const GiB = 2 ** 30;
 /** This machine's defaults: 2 slots of about 3 GiB, a worker of about 18 GiB for a transfer. */
-const options = { targetSeconds: 30, maxUnitBytes: 3 * GiB, maxTransferBytes: 18 * GiB };
+const options = { targetSeconds: 30, slotMemoryBytes: 3 * GiB, workerMemoryBytes: 18 * GiB };
 
 describe('when the second count of a transfer is planned', () => {
   it('takes the seed DP where it is affordable (small D)', () => {

@@ -16,7 +16,7 @@ describe('when the makespan of unit times is simulated', () => {
 });
 
 describe('when a sweep is planned for a described cluster', () => {
-  const cluster = { workers: 4, slots: 2, memoryBytes: 4 * GiB };
+  const cluster = { workers: 4, slots: 2, workerMemoryBytes: 4 * GiB };
   const calibration = { dfs: { units: 10, modelSeconds: 10, actualSeconds: 20, ratio: 2 } };
 
   it('gives the same plan twice for the same calibration', () => {
@@ -58,7 +58,7 @@ describe('when one window transfer would bound the makespan of a large cluster',
   it('splits it into transfer parts where that ends the sweep sooner, and not on a small one', () => {
     const large = planForCluster(
       [13],
-      { workers: 1024, slots: 1, memoryBytes: 3 * GiB },
+      { workers: 1024, slots: 1, workerMemoryBytes: 3 * GiB },
       {
         targetSeconds: 30,
       },
@@ -75,7 +75,7 @@ describe('when one window transfer would bound the makespan of a large cluster',
 
     const small = planForCluster(
       [13],
-      { workers: 2, slots: 1, memoryBytes: 3 * GiB },
+      { workers: 2, slots: 1, workerMemoryBytes: 3 * GiB },
       {
         targetSeconds: 30,
       },
@@ -88,7 +88,7 @@ describe('when one window transfer would bound the makespan of a large cluster',
 
 describe('when a window transfer needs more than a slot but fits the worker', () => {
   it('plans it whole, on the worker (all its slots), not as the DFS', () => {
-    const machine = { workers: 1, slots: 2, memoryBytes: 18 * GiB, slotBytes: 3 * GiB };
+    const machine = { workers: 1, slots: 2, workerMemoryBytes: 18 * GiB, slotMemoryBytes: 3 * GiB };
     const plan = planForCluster([18], machine, { targetSeconds: 30 });
     const d10 = plan.sizes[0]?.depths[10];
     expect([d10?.algorithm, d10?.units]).toEqual(['window-transfer', 1]);
@@ -98,15 +98,15 @@ describe('when a window transfer needs more than a slot but fits the worker', ()
     // D = 11's table (about 30 GiB) fits no worker here: the DFS, and the plan says why.
     const d11 = plan.sizes[0]?.depths[11];
     expect(d11?.algorithm).toBe('dfs');
-    expect(d11?.transferDoesNotFit?.capBytes).toBe(18 * GiB);
+    expect(d11?.transferDoesNotFit?.workerMemoryBytes).toBe(18 * GiB);
     expect(d11?.transferDoesNotFit?.bytes).toBeGreaterThan(18 * GiB);
   });
 
   it('says what it chose instead, and what each costs, where the worker cannot hold it', () => {
-    const small = { workers: 1, slots: 2, memoryBytes: 6 * GiB, slotBytes: 3 * GiB };
+    const small = { workers: 1, slots: 2, workerMemoryBytes: 6 * GiB, slotMemoryBytes: 3 * GiB };
     const d10 = planForCluster([18], small, { targetSeconds: 30 }).sizes[0]?.depths[10];
     expect(d10?.algorithm).toBe('dfs');
-    expect(d10?.transferDoesNotFit?.capBytes).toBe(6 * GiB);
+    expect(d10?.transferDoesNotFit?.workerMemoryBytes).toBe(6 * GiB);
     expect(d10?.transferDoesNotFit?.bytes).toBeGreaterThan(6 * GiB);
     expect(d10?.transferDoesNotFit?.coreSeconds).toBeLessThan(d10?.coreSeconds ?? 0);
   });

@@ -16,7 +16,7 @@ describe('when a numeric variable is absurdly large', () => {
     ['WQ_MAX_STALLED', 'an integer from 1 to 1000'],
     ['WQ_TARGET_SECONDS', 'a number of seconds > 0 and ≤ 86400 (a day)'],
     [
-      'WQ_MAX_UNIT_BYTES',
+      'WQ_SLOT_MEMORY',
       'a number of bytes from 1 to 1T, optionally with K, M, G or T (binary: 1G = 1024³), e.g. 512M',
     ],
   ])('refuses %s, naming it and its range', (name, range) => {

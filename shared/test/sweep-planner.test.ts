@@ -5,13 +5,13 @@ import {
   chooseAlgorithm,
   countPlacements,
   countUnit,
-  DEFAULT_MAX_BYTES,
+  DEFAULT_SLOT_MEMORY_BYTES,
   middleStart,
 } from '../src/kernel/index.js';
 import { planDepth } from '../src/client/sweep-planner.js';
 import { PRIORITY_LIMIT, unitPriority } from '../src/client/priority.js';
 
-const defaults = { targetSeconds: 30, maxUnitBytes: DEFAULT_MAX_BYTES };
+const defaults = { targetSeconds: 30, slotMemoryBytes: DEFAULT_SLOT_MEMORY_BYTES };
 
 describe('when expected seconds become queue priorities', () => {
   it('gives the most expensive units the lowest numbers, within BullMQ 1..2^21-1', () => {
@@ -34,7 +34,7 @@ describe('when expected seconds become queue priorities', () => {
   });
 });
 
-describe('when a unit would need more memory than WQ_MAX_UNIT_BYTES', () => {
+describe('when a unit would need more memory than WQ_SLOT_MEMORY', () => {
   it('plans the (n, D) with the DFS instead, whose units all fit, and still counts it exactly', () => {
     const roomy = planDepth(10, 4, defaults);
     expect(roomy.algorithm).toBe('window-transfer');
@@ -42,7 +42,7 @@ describe('when a unit would need more memory than WQ_MAX_UNIT_BYTES', () => {
     const bytes = roomy.units[0]?.unit.estimate.bytes ?? 0;
     expect(bytes).toBeGreaterThan(1024);
 
-    const capped = planDepth(10, 4, { ...defaults, maxUnitBytes: 1024 });
+    const capped = planDepth(10, 4, { ...defaults, slotMemoryBytes: 1024 });
     expect(capped.algorithm).toBe('dfs');
     expect(capped.units.every((u) => u.unit.estimate.bytes <= 1024)).toBe(true);
     const total = capped.units.reduce((t, u) => t + countUnit(u.unit), 0n);
@@ -52,7 +52,7 @@ describe('when a unit would need more memory than WQ_MAX_UNIT_BYTES', () => {
 
   it('keeps the cheaper table where it fits', () => {
     expect(chooseAlgorithm(10, 2).algorithm).toBe('window-transfer');
-    expect(planDepth(10, 2, { ...defaults, maxUnitBytes: 1024 ** 2 }).algorithm).toBe(
+    expect(planDepth(10, 2, { ...defaults, slotMemoryBytes: 1024 ** 2 }).algorithm).toBe(
       'window-transfer',
     );
   });

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type WorkerInfo,
-  unitRouting,
-  workerSlotBytes,
-  workerTransferBytes,
-} from '../src/client/index.js';
+import { type WorkerInfo, advertisedMemory, unitRouting } from '../src/client/index.js';
 import {
   countQueueClass,
   countQueueFor,
@@ -76,75 +71,81 @@ describe('when a unit is given its memory class', () => {
   });
 });
 
+/** The producer's own slot and worker memory (its configuration). */
+const own = (slotMemoryBytes: number, workerMemoryBytes = 64 * GiB) => ({
+  slotMemoryBytes,
+  workerMemoryBytes,
+});
+
 describe('when units are routed for the live workers', () => {
   it('sends every unit to count when all workers are alike (no class queue at all)', () => {
     const live = [worker('a', 2, 6 * GiB), worker('b', 2, 6 * GiB)];
-    expect(unitRouting(live, 8 * GiB, GiB)).toEqual({
+    expect(unitRouting(live, own(8 * GiB))).toEqual({
       baseUnitBytes: 3 * GiB,
-      maxUnitBytes: 3 * GiB,
+      slotMemoryBytes: 3 * GiB,
       largestSlotBytes: 3 * GiB,
-      transferBytes: 3 * GiB,
+      workerMemoryBytes: 6 * GiB,
     });
   });
 
-  it('plans for this machine when no worker is live, all in count', () => {
-    expect(unitRouting([], 8 * GiB, GiB)).toEqual({
+  it('plans for this configuration when no worker is live, all in count', () => {
+    expect(unitRouting([], own(GiB, 3 * GiB))).toEqual({
       baseUnitBytes: GiB,
-      maxUnitBytes: GiB,
+      slotMemoryBytes: GiB,
       largestSlotBytes: 0,
-      transferBytes: GiB,
+      workerMemoryBytes: 3 * GiB,
     });
-    expect(unitRouting([], 256 * MiB, GiB).maxUnitBytes).toBe(256 * MiB);
+    expect(unitRouting([], own(256 * MiB)).slotMemoryBytes).toBe(256 * MiB);
   });
 
   it('keeps count to what the smallest slot holds and plans up to the largest class', () => {
     const live = [worker('small', 1, 64 * KiB), worker('large', 1, MiB)];
-    expect(unitRouting(live, 8 * GiB, GiB)).toEqual({
+    expect(unitRouting(live, own(8 * GiB))).toEqual({
       baseUnitBytes: 64 * KiB,
-      maxUnitBytes: MiB,
+      slotMemoryBytes: MiB,
       largestSlotBytes: MiB,
-      transferBytes: 64 * KiB,
+      workerMemoryBytes: 64 * KiB,
     });
     // A 3 GiB slot consumes classes up to 2 GiB: no unit is planned that only it could hold.
     const odd = [worker('small', 4, 4 * GiB), worker('large', 2, 6 * GiB)];
-    expect(unitRouting(odd, 8 * GiB, GiB)).toEqual({
+    expect(unitRouting(odd, own(8 * GiB))).toEqual({
       baseUnitBytes: GiB,
-      maxUnitBytes: 2 * GiB,
+      slotMemoryBytes: 2 * GiB,
       largestSlotBytes: 3 * GiB,
-      transferBytes: GiB,
+      workerMemoryBytes: 4 * GiB,
     });
   });
 
-  it("never plans above the producer's cap", () => {
+  it("never plans above the producer's slot memory", () => {
     const live = [worker('small', 1, 64 * KiB), worker('large', 1, 4 * GiB)];
-    expect(unitRouting(live, 512 * MiB, GiB).maxUnitBytes).toBe(512 * MiB);
+    expect(unitRouting(live, own(512 * MiB)).slotMemoryBytes).toBe(512 * MiB);
   });
 
-  it("takes a worker's own slot limit when its heartbeat says it", () => {
-    expect(workerSlotBytes(worker('w', 2, 8 * GiB, 512 * MiB))).toBe(512 * MiB);
-    expect(workerSlotBytes(worker('w', 2, 8 * GiB))).toBe(4 * GiB);
+  it("takes a worker's own slot memory when its heartbeat says it", () => {
+    expect(advertisedMemory(worker('w', 2, 8 * GiB, 512 * MiB))).toEqual({
+      slotMemoryBytes: 512 * MiB,
+      workerMemoryBytes: 8 * GiB,
+    });
+    expect(advertisedMemory(worker('w', 2, 8 * GiB)).slotMemoryBytes).toBe(4 * GiB);
   });
 });
 
 describe('when a window transfer may use its whole worker', () => {
-  const transfer = { capBytes: 64 * GiB, fallbackBytes: 18 * GiB };
-
   it('plans transfers up to the smallest live worker, to count, slots staying as they were', () => {
     const live = [worker('a', 2, 18 * GiB, 3 * GiB), worker('b', 2, 12 * GiB, 3 * GiB)];
-    expect(unitRouting(live, 3 * GiB, GiB, transfer)).toEqual({
+    expect(unitRouting(live, own(3 * GiB))).toEqual({
       baseUnitBytes: 3 * GiB,
-      maxUnitBytes: 3 * GiB,
+      slotMemoryBytes: 3 * GiB,
       largestSlotBytes: 3 * GiB,
-      transferBytes: 12 * GiB,
+      workerMemoryBytes: 12 * GiB,
     });
-    expect(workerTransferBytes(worker('w', 2, 18 * GiB, 3 * GiB))).toBe(18 * GiB);
+    expect(advertisedMemory(worker('w', 2, 18 * GiB, 3 * GiB)).workerMemoryBytes).toBe(18 * GiB);
   });
 
-  it("plans for this machine's worker when none is live, within the producer's cap", () => {
-    expect(unitRouting([], 3 * GiB, 3 * GiB, transfer).transferBytes).toBe(18 * GiB);
-    const capped = { capBytes: 4 * GiB, fallbackBytes: 18 * GiB };
-    expect(unitRouting([], 3 * GiB, 3 * GiB, capped).transferBytes).toBe(4 * GiB);
+  it("plans for this configuration's worker when none is live, and never above it", () => {
+    expect(unitRouting([], own(3 * GiB, 18 * GiB)).workerMemoryBytes).toBe(18 * GiB);
+    expect(unitRouting([], own(3 * GiB, 4 * GiB)).workerMemoryBytes).toBe(4 * GiB);
     const live = [worker('a', 2, 18 * GiB, 3 * GiB)];
-    expect(unitRouting(live, 3 * GiB, GiB, capped).transferBytes).toBe(4 * GiB);
+    expect(unitRouting(live, own(3 * GiB, 4 * GiB)).workerMemoryBytes).toBe(4 * GiB);
   });
 });

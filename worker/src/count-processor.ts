@@ -11,6 +11,7 @@ import {
 } from '@weak-queens/shared/kernel';
 import { type Logger, type ResultStore, type WorkerInfo } from '@weak-queens/shared/client';
 import {
+  type MemoryBudget,
   parseUnitJobData,
   type PlanHeader,
   type UnitJobData,
@@ -29,13 +30,11 @@ export interface CountProcessorDeps {
   readonly logger: Logger;
   /** Shortest time between two progress updates of one job. */
   readonly progressIntervalMs: number;
-  /** Largest estimated memory of a unit this worker runs as planned (WQ_MAX_UNIT_BYTES). */
-  readonly maxUnitBytes: number;
   /**
-   * … and of a window transfer, which runs alone on all its slots: the worker's memory
-   * (WQ_WORKER_MEMORY). Default: `maxUnitBytes`.
+   * The slot and worker memory this worker advertises in its heartbeat: the largest estimated
+   * memory of a unit it runs as planned, and of a window transfer (alone on all its slots).
    */
-  readonly maxTransferBytes?: number;
+  readonly memory: MemoryBudget;
   /** The workers with a recent heartbeat (a second count avoids the first count's worker). */
   readonly liveWorkers: () => Promise<readonly WorkerInfo[]>;
   /** TEST ONLY (WQ_TEST_FAIL_JOBS): job ids failed on every attempt with a retryable error. */
@@ -128,10 +127,8 @@ export function createCountProcessor(deps: CountProcessorDeps) {
     const bytes = estimateCost(algorithm, data.n, data.depth, data.prefix, middle, data.part).bytes;
     // A window transfer runs alone on all of this worker's slots: it may use all its memory.
     const transfer = algorithm === 'window-transfer';
-    const capBytes = transfer
-      ? Math.max(deps.maxUnitBytes, deps.maxTransferBytes ?? 0)
-      : deps.maxUnitBytes;
-    const capName = transfer ? 'WQ_WORKER_MEMORY' : 'WQ_MAX_UNIT_BYTES';
+    const capBytes = transfer ? deps.memory.workerMemoryBytes : deps.memory.slotMemoryBytes;
+    const capName = transfer ? 'WQ_WORKER_MEMORY' : 'WQ_SLOT_MEMORY';
     if (bytes > capBytes && data.part) {
       // A part is only a transfer's: the DFS cannot count a share of its pairing.
       throw new UnrecoverableError(
@@ -140,7 +137,8 @@ export function createCountProcessor(deps: CountProcessorDeps) {
           `back on; start a worker that can hold it, or wq replan the sweep`,
       );
     }
-    if (bytes > capBytes) {
+    // The DFS's memory does not grow with the board: it always fits, as the planner takes it.
+    if (bytes > capBytes && algorithm !== 'dfs') {
       log.warn(
         { algorithm, bytes, capBytes, cap: capName },
         `unit above ${capName}: counting it with dfs`,

@@ -1,12 +1,15 @@
 // Options of a worker process, with defaults applied in one place.
 import { hostname } from 'node:os';
-import { InvalidInputError, type WqConfig } from '@weak-queens/shared/contracts';
+import { InvalidInputError, withSlots, type WqConfig } from '@weak-queens/shared/contracts';
 import { type Logger } from '@weak-queens/shared/client';
 
 export interface WorkerServiceOptions {
   readonly config: WqConfig;
   readonly logger: Logger;
-  /** Units computed at once (threads); default config.concurrency. */
+  /**
+   * Units computed at once (threads); default config.concurrency. Another number of slots
+   * shares the configured memory among them (`withSlots`).
+   */
   readonly concurrency?: number;
   /** Name in heartbeats, job records and BullMQ; default `<host>-<pid>`. */
   readonly id?: string;
@@ -36,7 +39,7 @@ export function compileWorkerServiceOptions(
     throw new InvalidInputError('shutdownGraceMs', shutdownGraceMs, 'a number of ms ≥ 0');
   }
   return {
-    config: options.config,
+    config: { ...options.config, concurrency, ...withSlots(options.config, concurrency) },
     logger: options.logger,
     concurrency,
     id,

@@ -65,8 +65,6 @@ export class WorkerService {
   private readonly countWorkers = new Map<string, Worker>();
   private readonly countProcessor: Processor;
   private readonly countOptions: WorkerOptions;
-  /** The largest unit it takes per slot: the memory classes up to this are consumed. */
-  readonly slotBytes: number;
   private readonly aggregateWorker: Worker;
   /** When it started, on this host's clock; heartbeats give it on the Redis server's. */
   private readonly startedAt = Date.now();
@@ -108,10 +106,6 @@ export class WorkerService {
       maxStalledCount: config.maxStalled,
     };
     const common = { connection, prefix: config.prefix, name: id, autorun: false, metrics };
-    this.slotBytes = Math.min(
-      Math.floor(config.workerMemoryBytes / concurrency),
-      config.maxUnitBytes,
-    );
     this.classicThreads = new ClassicThreads(concurrency);
     const problems = problemProcessors({
       store: new ClassicResultStore(this.redis, config.prefix, { seal }),
@@ -127,8 +121,8 @@ export class WorkerService {
       logger: logger.child({ module: 'count' }),
       progressIntervalMs: this.options.progressIntervalMs,
       failJobs: config.testFailJobs,
-      maxUnitBytes: config.maxUnitBytes,
-      maxTransferBytes: config.maxTransferBytes,
+      // What the heartbeat advertises (config, shared among these slots): one value for both.
+      memory: config,
       liveWorkers: () => this.registry.liveWorkers(),
     });
     this.countProcessor = routeByProblem(weakCount, problems.count);
@@ -180,11 +174,12 @@ export class WorkerService {
     const listed = countQueueNames(await this.redis.smembers(countClassesKey(config.prefix)));
     for (const queue of listed) {
       const bytes = countQueueClass(queue) ?? Number.POSITIVE_INFINITY;
-      if (this.countWorkers.has(queue) || bytes > this.slotBytes || this.closing) continue;
+      const slotBytes = config.slotMemoryBytes;
+      if (this.countWorkers.has(queue) || bytes > slotBytes || this.closing) continue;
       const worker = this.addCountWorker(queue);
       await worker.waitUntilReady();
       worker.run().catch((err: unknown) => logger.error({ err, queue }, 'worker stopped'));
-      logger.info({ queue, slotBytes: this.slotBytes }, 'consuming a memory-class count queue');
+      logger.info({ queue, slotBytes }, 'consuming a memory-class count queue');
     }
   }
 
@@ -227,7 +222,7 @@ export class WorkerService {
       {
         worker: this.id,
         concurrency: this.options.concurrency,
-        slotBytes: this.slotBytes,
+        slotBytes: this.options.config.slotMemoryBytes,
         redis: this.options.config.redisUrl,
       },
       'worker started',
@@ -276,8 +271,9 @@ export class WorkerService {
       host: this.id.replace(/-\d+$/, ''),
       pid: process.pid,
       concurrency: this.options.concurrency,
+      // The heartbeat's names for them (stored records: older producers read these).
       memoryBytes: this.options.config.workerMemoryBytes,
-      slotBytes: this.slotBytes,
+      slotBytes: this.options.config.slotMemoryBytes,
       version: WORKER_VERSION,
       startedAt: new Date(this.startedAt - skewMs).toISOString(),
       active: [...this.active.keys()],

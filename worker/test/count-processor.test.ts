@@ -28,7 +28,7 @@ describe('when the count processor takes a unit job', () => {
       workerId: 'w-test',
       logger: createLogger({ level: 'silent', pretty: false }),
       progressIntervalMs: 0,
-      maxUnitBytes: 1024 ** 3,
+      memory: { slotMemoryBytes: 1024 ** 3, workerMemoryBytes: 1024 ** 3 },
       liveWorkers: () => Promise.resolve([]),
     });
   });
@@ -90,6 +90,24 @@ describe('when the count processor takes a unit job', () => {
     const result = (await processor(job)) as UnitResult;
     expect([result.value, result.algorithm]).toEqual([knownValue(4, 1)?.value, 'window-transfer']);
     expect(result.value).toBe('16');
+  });
+
+  it('guards with the memory it advertises: a transfer may use the worker memory, no more', async () => {
+    // N(5, 4) by the transfer needs about 740 bytes, N(6, 5) about 2.5 KB.
+    const small = createCountProcessor({
+      store: fixture.store,
+      pool,
+      workerId: 'w-small',
+      logger: createLogger({ level: 'silent', pretty: false }),
+      progressIntervalMs: 0,
+      memory: { slotMemoryBytes: 100, workerMemoryBytes: 1024 },
+      liveWorkers: () => Promise.resolve([]),
+    });
+    const fits = (await small((await wholeUnitJob(5, 4, 'window-transfer')).job)) as UnitResult;
+    expect([fits.value, fits.algorithm]).toEqual([knownValue(5, 4)?.value, 'window-transfer']);
+    const above = (await small((await wholeUnitJob(6, 5, 'window-transfer')).job)) as UnitResult;
+    expect([above.value, above.algorithm]).toEqual([knownValue(6, 5)?.value, 'dfs']);
+    expect([fits.value, above.value]).toEqual(['10', '4']);
   });
 
   it('returns the stored unit when the job comes again, without counting it twice', async () => {

@@ -71,7 +71,7 @@ export function sampleJson(plan: ClusterPlan, report: SampleReport): string {
       sample: {
         workers: plan.cluster.workers,
         slots: plan.cluster.slots,
-        memoryBytes: plan.cluster.memoryBytes,
+        memoryBytes: plan.cluster.workerMemoryBytes,
         sampledUnits: report.sampledUnits,
         sampleSeconds: round(report.sampleSeconds),
         coreSeconds: round(report.coreSeconds.coreSeconds),

@@ -34,6 +34,6 @@ export function unfitLines(p: SweepProgress): string[] {
   return [
     `${unfit.length} unit(s) fit no live worker (${has}):`,
     ...lines,
-    `  wq replan ${p.sweep.id} plans them for the workers there are, or start a worker with at least ${formatBytes(need)} per slot (WQ_WORKER_MEMORY ÷ slots)`,
+    `  wq replan ${p.sweep.id} plans them for the workers there are, or start a worker with at least ${formatBytes(need)} per slot (WQ_SLOT_MEMORY, with WQ_WORKER_MEMORY at least that times its slots)`,
   ];
 }

@@ -1,5 +1,6 @@
 // `wq compute` without the printing: plans the work units of every (n, D) of the requested sizes,
 // runs them in this thread or on a pool of worker threads, and streams N(n, ·) and S(n) per n.
+import { compileConfig, type MemoryBudget } from '@weak-queens/shared/contracts';
 import { type AlgorithmChoice, planUnits, type WorkUnit } from '@weak-queens/shared/kernel';
 import { CostProgress } from './cost-progress.js';
 import { InProcessRunner } from './in-process-runner.js';
@@ -11,6 +12,11 @@ export interface ComputeOptions {
   readonly algorithm: AlgorithmChoice;
   /** 1 counts in this thread; k > 1 uses k worker threads. */
   readonly threads: number;
+  /**
+   * What `auto` may choose within, as the planner for a worker of `threads` slots would: the
+   * slot memory for a unit, the worker memory for a window transfer (see computeMemory).
+   */
+  readonly memory: MemoryBudget;
   /** Fraction (0..1) of the estimated work done over all sizes. */
   readonly onProgress?: (fraction: number) => void;
   /** Called once per n, in increasing n, as soon as that n is complete. */
@@ -24,13 +30,28 @@ const MIN_UNIT_SECONDS = 0.05;
 /** Cap per (n, D); a few thousand keeps planning itself well under a second. */
 const MAX_UNITS_PER_DEPTH = 2048;
 
+/**
+ * The memory `auto` chooses within for `threads` threads: what a worker of that many slots
+ * would have here (WQ_SLOT_MEMORY, WQ_WORKER_MEMORY, or this machine's shares), as the sweep
+ * planner plans for it.
+ */
+export function computeMemory(
+  threads: number,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): MemoryBudget {
+  const { slotMemoryBytes, workerMemoryBytes } = compileConfig(env, { concurrency: threads });
+  return { slotMemoryBytes, workerMemoryBytes };
+}
+
 export async function computeSizes(ns: readonly number[], options: ComputeOptions): Promise<void> {
-  const units = planSizes(ns, options.algorithm, options.threads);
+  const units = planSizes(ns, options);
   const totals = new SizeTotals(units, ns);
   // With k > 1 threads, the kernel pool: a big transfer unit runs on all k at once, the rest
   // one per thread.
   const runner: UnitRunner =
-    options.threads === 1 ? new InProcessRunner() : new PoolRunner(options.threads);
+    options.threads === 1
+      ? new InProcessRunner()
+      : new PoolRunner(options.threads, options.memory.workerMemoryBytes);
   const progress = options.onProgress && new CostProgress(units, options.onProgress);
   try {
     for (const result of totals.drain()) options.onSize(result);
@@ -52,18 +73,19 @@ export async function computeSizes(ns: readonly number[], options: ComputeOption
  */
 export function planSizes(
   ns: readonly number[],
-  algorithm: AlgorithmChoice,
-  threads: number,
+  options: Pick<ComputeOptions, 'algorithm' | 'threads' | 'memory'>,
 ): WorkUnit[] {
+  const { threads } = options;
+  const plan = { algorithm: options.algorithm, ...options.memory };
   const whole = ns.flatMap((n) =>
-    Array.from({ length: n }, (_, depth) => planUnits(n, depth, { algorithm })).flat(),
+    Array.from({ length: n }, (_, depth) => planUnits(n, depth, plan)).flat(),
   );
   if (threads === 1) return whole;
   const totalSeconds = whole.reduce((sum, unit) => sum + unit.estimate.seconds, 0);
   const targetSeconds = Math.max(MIN_UNIT_SECONDS, totalSeconds / (threads * UNITS_PER_THREAD));
   return ns.flatMap((n) =>
     Array.from({ length: n }, (_, depth) =>
-      planUnits(n, depth, { algorithm, targetSeconds, maxUnits: MAX_UNITS_PER_DEPTH }),
+      planUnits(n, depth, { ...plan, targetSeconds, maxUnits: MAX_UNITS_PER_DEPTH }),
     ).flat(),
   );
 }

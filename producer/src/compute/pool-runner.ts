@@ -1,7 +1,7 @@
 // Runs a batch of work units on the kernel pool the worker uses too: largest first on a slot
 // each, and a big window-transfer unit on a team of every thread (the transfer does not split
 // into units, so it would otherwise be one thread's long tail).
-import { DEFAULT_MAX_BYTES, KernelPool, type WorkUnit } from '@weak-queens/shared/kernel';
+import { KernelPool, type WorkUnit } from '@weak-queens/shared/kernel';
 import { UnitFailedError } from './unit-failed-error.js';
 import type { UnitEvents, UnitRunner } from './unit-runner.js';
 
@@ -11,11 +11,13 @@ const TEAM_MIN_SECONDS = 0.25;
 export class PoolRunner implements UnitRunner {
   private readonly pool: KernelPool;
 
-  constructor(threads: number) {
+  /** `workerMemoryBytes`: what all the units running at once may use together. */
+  constructor(threads: number, workerMemoryBytes: number) {
     this.pool = new KernelPool(threads, {
       wholeMachineSeconds: TEAM_MIN_SECONDS,
-      // The same cap `auto` uses for one unit, so two big transfer tables never run side by side.
-      memoryBudget: DEFAULT_MAX_BYTES,
+      // The worker memory the units were planned for: big transfer tables side by side wait
+      // rather than take more than it together.
+      memoryBudget: workerMemoryBytes,
     });
   }
 

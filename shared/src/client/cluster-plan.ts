@@ -4,22 +4,32 @@
 // The makespan is simulated the way the queue runs units: largest expected seconds first, each
 // on the slot that frees up first.
 import { type Algorithm, DEFAULT_MAX_UNITS, estimateCost } from '../kernel/index.js';
-import { type Calibration, calibrationRatio } from '../contracts/index.js';
+import { type Calibration, calibrationRatio, type MemoryBudget } from '../contracts/index.js';
 import { planDepth, type PlannedDepth } from './sweep-planner.js';
 
-/** Workers all alike: `workers` machines (processes) of `slots` slots and `memoryBytes` each. */
+/** Workers all alike: `workers` machines (processes) of `slots` slots each. */
 export interface ClusterDescription {
   readonly workers: number;
   readonly slots: number;
   /**
-   * Memory one worker may use: a window transfer, which runs alone on all its slots, may use
-   * all of it; any other unit its share per slot.
+   * Worker memory (WQ_WORKER_MEMORY): a window transfer, which runs alone on all its slots,
+   * may use all of it.
    */
-  readonly memoryBytes: number;
-  /** The largest unit on one slot, when less than memoryBytes ÷ slots (WQ_MAX_UNIT_BYTES). */
-  readonly slotBytes?: number;
-  /** The largest window transfer, when less than memoryBytes (a WQ_MAX_UNIT_BYTES set). */
-  readonly transferBytes?: number;
+  readonly workerMemoryBytes: number;
+  /** Slot memory (WQ_SLOT_MEMORY): any other unit's. Default: workerMemoryBytes ÷ slots. */
+  readonly slotMemoryBytes?: number;
+}
+
+/**
+ * What a unit may use on one of these workers: its slot memory, and for a window transfer
+ * (alone on all the worker's slots) the worker's memory, never less than a slot's.
+ */
+export function clusterMemory(cluster: ClusterDescription): MemoryBudget {
+  const slotMemoryBytes = cluster.slotMemoryBytes ?? cluster.workerMemoryBytes / cluster.slots;
+  return {
+    slotMemoryBytes,
+    workerMemoryBytes: Math.max(slotMemoryBytes, cluster.workerMemoryBytes),
+  };
 }
 
 export interface ClusterPlanOptions {
@@ -48,7 +58,8 @@ export interface DepthPlanSummary {
   readonly transferDoesNotFit?: {
     readonly bytes: number;
     readonly coreSeconds: number;
-    readonly capBytes: number;
+    /** The worker memory it exceeds. */
+    readonly workerMemoryBytes: number;
   };
 }
 
@@ -84,22 +95,14 @@ export function planForCluster(
   options: ClusterPlanOptions,
 ): ClusterPlan {
   const slots = cluster.workers * cluster.slots;
-  const perSlotBytes = Math.min(
-    cluster.slotBytes ?? Number.POSITIVE_INFINITY,
-    cluster.memoryBytes / cluster.slots,
-  );
   // A window transfer runs alone on all of a worker's slots (a team of threads on one table):
   // it may use the whole worker's memory, so a table that needs most of a machine gets it.
-  const transferBytes = Math.max(
-    perSlotBytes,
-    Math.min(cluster.transferBytes ?? Number.POSITIVE_INFINITY, cluster.memoryBytes),
-  );
+  const memory = clusterMemory(cluster);
   // Enough units per (n, D) that one (n, D) alone could keep every slot busy several times.
   const maxUnits = Math.max(DEFAULT_MAX_UNITS, slots * 4 * UNITS_PER_SLOT);
   const base = {
     calibration: options.calibration ?? {},
-    maxUnitBytes: perSlotBytes,
-    maxTransferBytes: transferBytes,
+    ...memory,
     maxUnits,
   };
   const depths = ns.flatMap((n) => Array.from({ length: n }, (_, depth) => ({ n, depth })));
@@ -160,7 +163,11 @@ export function planForCluster(
 
   const sizes = ns.map((n) => {
     const summaries = Array.from({ length: n }, (_, depth) =>
-      withTransferFit(summarize(plans.get(key(n, depth))), transferBytes, options.calibration),
+      withTransferFit(
+        summarize(plans.get(key(n, depth))),
+        memory.workerMemoryBytes,
+        options.calibration,
+      ),
     );
     return {
       n,
@@ -276,12 +283,15 @@ function summarize(plan: PlannedDepth | undefined): DepthPlanSummary {
  */
 function withTransferFit(
   summary: DepthPlanSummary,
-  capBytes: number,
+  workerMemoryBytes: number,
   calibration: Calibration | undefined,
 ): DepthPlanSummary {
   if (summary.algorithm !== 'dfs' || summary.depth === 0) return summary;
   const transfer = estimateCost('window-transfer', summary.n, summary.depth, []);
   const coreSeconds = transfer.seconds * calibrationRatio(calibration ?? {}, 'window-transfer');
-  if (transfer.bytes <= capBytes || coreSeconds >= summary.coreSeconds) return summary;
-  return { ...summary, transferDoesNotFit: { bytes: transfer.bytes, coreSeconds, capBytes } };
+  if (transfer.bytes <= workerMemoryBytes || coreSeconds >= summary.coreSeconds) return summary;
+  return {
+    ...summary,
+    transferDoesNotFit: { bytes: transfer.bytes, coreSeconds, workerMemoryBytes },
+  };
 }

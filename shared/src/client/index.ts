@@ -46,13 +46,7 @@ export {
   type SweepPlanOptions,
 } from './sweep-planner.js';
 export { CountQueues } from './count-queues.js';
-export {
-  type TransferRouting,
-  type UnitRouting,
-  unitRouting,
-  workerSlotBytes,
-  workerTransferBytes,
-} from './unit-routing.js';
+export { advertisedMemory, type UnitRouting, unitRouting } from './unit-routing.js';
 export { PRIORITY_LIMIT, unitPriority } from './priority.js';
 export { countFromStore, provenDepths, type StoredCount } from './stored-counts.js';
 export {

@@ -5,7 +5,6 @@ import { type FlowJob, type FlowJobNode, FlowProducer, type Job, Queue } from 'b
 import type { RedisClient } from './connection.js';
 import {
   type Calibration,
-  defaultSlotMemory,
   type Mismatch,
   InvalidInputError,
   RedisUnavailableError,
@@ -24,8 +23,8 @@ import { bullConnection } from './connection.js';
 import { OutageRider } from './outage-rider.js';
 import { fulfilsWithin } from '../cli/fulfils-within.js';
 import { CountQueues } from './count-queues.js';
-import { type UnitRouting, unitRouting, workerSlotBytes } from './unit-routing.js';
-import { type ClusterDescription, planForCluster } from './cluster-plan.js';
+import { advertisedMemory, type UnitRouting, unitRouting } from './unit-routing.js';
+import { type ClusterDescription, clusterMemory, planForCluster } from './cluster-plan.js';
 import { type PlannedSize, planSize } from './sweep-planner.js';
 import { ClassicResultStore } from './classic-result-store.js';
 import { planClassic, type PlannedClassic } from './classic-planner.js';
@@ -227,15 +226,11 @@ export class PipelineClient {
         sweepId: id,
         targetSeconds,
         attempts: this.config.attempts,
-        maxUnitBytes: cluster.slotBytes ?? cluster.memoryBytes / cluster.slots,
-        maxTransferBytes: Math.min(
-          cluster.transferBytes ?? Number.POSITIVE_INFINITY,
-          cluster.memoryBytes,
-        ),
+        ...clusterMemory(cluster),
         calibration,
         depthPlans,
         baseUnitBytes: routing.baseUnitBytes,
-        baseTransferBytes: routing.transferBytes,
+        baseTransferBytes: routing.workerMemoryBytes,
         verify: (options.verify ?? false) || (options.audit ?? false),
         audit: options.audit ?? false,
       });
@@ -304,7 +299,7 @@ export class PipelineClient {
     const todo = ns.filter((n) => !stored.has(n));
     const coreSeconds = estimateSweepSeconds(todo, {
       // The most memory any unit may get: the estimate is then the least the work can cost.
-      maxUnitBytes: cluster.memoryBytes,
+      slotMemoryBytes: cluster.workerMemoryBytes,
       calibration,
       verify: recount,
     });
@@ -316,8 +311,8 @@ export class PipelineClient {
 
   /**
    * The cluster a sweep is planned for: the live workers (the most slots and memory among them:
-   * a unit is planned to fit the largest), each slot capped at WQ_MAX_UNIT_BYTES; with none
-   * live, one worker like this machine's default.
+   * a unit is planned to fit the largest), never above this process's WQ_SLOT_MEMORY and
+   * WQ_WORKER_MEMORY; with none live, one worker as this configuration would start it.
    */
   async cluster(): Promise<ClusterDescription> {
     const live = await this.registry.liveWorkers();
@@ -330,28 +325,19 @@ export class PipelineClient {
   }
 
   private routingFor(live: readonly WorkerInfo[]): UnitRouting {
-    return unitRouting(live, this.config.maxUnitBytes, defaultSlotMemory(), {
-      capBytes: this.config.maxTransferBytes,
-      fallbackBytes: this.config.workerMemoryBytes,
-    });
+    return unitRouting(live, this.config);
   }
 
   private clusterOf(live: readonly WorkerInfo[], routing: UnitRouting): ClusterDescription {
-    // A slot holds units up to the routing's cap; a window transfer, alone on all of a
-    // worker's slots, up to the worker's memory.
-    const memory = (
-      slots: number,
-    ): Pick<ClusterDescription, 'memoryBytes' | 'slotBytes' | 'transferBytes'> => ({
-      memoryBytes: Math.max(slots * routing.maxUnitBytes, routing.transferBytes),
-      slotBytes: routing.maxUnitBytes,
-      transferBytes: routing.transferBytes,
-    });
-    if (live.length === 0) {
-      const slots = this.config.concurrency;
-      return { workers: 1, slots, ...memory(slots) };
-    }
+    // A slot holds units up to the routing's slot memory; a window transfer, alone on all of
+    // a worker's slots, up to its worker memory.
+    const memory = {
+      slotMemoryBytes: routing.slotMemoryBytes,
+      workerMemoryBytes: routing.workerMemoryBytes,
+    };
+    if (live.length === 0) return { workers: 1, slots: this.config.concurrency, ...memory };
     const slots = Math.max(...live.map((w) => w.concurrency));
-    return { workers: live.length, slots, ...memory(slots) };
+    return { workers: live.length, slots, ...memory };
   }
 
   /**
@@ -363,7 +349,9 @@ export class PipelineClient {
     const names = await this.queues.count.names();
     if (names.length === 1) return [];
     const live = await this.registry.liveWorkers();
-    const largestSlotBytes = live.length ? Math.max(...live.map(workerSlotBytes)) : 0;
+    const largestSlotBytes = live.length
+      ? Math.max(...live.map((w) => advertisedMemory(w).slotMemoryBytes))
+      : 0;
     const unfit: UnfitUnit[] = [];
     for (const name of names) {
       if ((countQueueClass(name) ?? 0) <= largestSlotBytes) continue;

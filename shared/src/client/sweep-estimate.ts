@@ -5,8 +5,8 @@ import { chooseAlgorithm } from '../kernel/index.js';
 import { type Calibration, calibrationRatio } from '../contracts/index.js';
 
 export interface SweepEstimateOptions {
-  /** The memory of one slot: algorithms whose tables do not fit are not chosen. */
-  readonly maxUnitBytes: number;
+  /** Slot memory: algorithms whose tables do not fit are not chosen. */
+  readonly slotMemoryBytes: number;
   readonly calibration?: Calibration;
   /** Every (n, D) counted twice (`--verify`): the second count is taken as costing as much. */
   readonly verify?: boolean;
@@ -16,7 +16,7 @@ export interface SweepEstimateOptions {
 export function estimateSweepSeconds(ns: readonly number[], options: SweepEstimateOptions): number {
   const calibration = options.calibration ?? {};
   const choice = {
-    maxBytes: options.maxUnitBytes,
+    slotMemoryBytes: options.slotMemoryBytes,
     secondsScale: (algorithm: Parameters<typeof calibrationRatio>[1]) =>
       calibrationRatio(calibration, algorithm),
   };

@@ -40,13 +40,13 @@ export interface SweepPlanOptions {
   readonly sweepId: string;
   readonly targetSeconds: number;
   readonly attempts: number;
-  /** No unit on one slot may be estimated to need more memory than this (bytes). */
-  readonly maxUnitBytes: number;
+  /** Slot memory: no unit on one slot may be estimated to need more than this (bytes). */
+  readonly slotMemoryBytes: number;
   /**
-   * A window transfer runs alone on all its worker's slots: it may need up to this (the
-   * worker's memory). Default: `maxUnitBytes`.
+   * Worker memory: a window transfer runs alone on all its worker's slots, so it may need up
+   * to this. Default: `slotMemoryBytes`.
    */
-  readonly maxTransferBytes?: number;
+  readonly workerMemoryBytes?: number;
   /** Measured/estimated ratios per algorithm; none means the kernel's estimates as they are. */
   readonly calibration?: Calibration;
   /** Count every (n, D) a second time with another algorithm (`wq sweep --verify`). */
@@ -134,7 +134,7 @@ async function recordPlan(plan: PlannedDepth, planId: string, store: ResultStore
 
 /**
  * Plans one (n, D): the cheapest candidate by calibrated seconds among those whose memory
- * estimate fits `maxUnitBytes` (the DFS always fits), split until no unit is expected above
+ * estimate fits `slotMemoryBytes` (the DFS always fits), split until no unit is expected above
  * `targetSeconds`.
  */
 export function planDepth(
@@ -142,7 +142,7 @@ export function planDepth(
   depth: number,
   options: Pick<
     SweepPlanOptions,
-    'targetSeconds' | 'maxUnitBytes' | 'maxTransferBytes' | 'calibration'
+    'targetSeconds' | 'slotMemoryBytes' | 'workerMemoryBytes' | 'calibration'
   > & {
     /** At most this many units (the kernel's default, 4096, unless a large cluster needs more). */
     readonly maxUnits?: number;
@@ -160,7 +160,7 @@ export function planDepth(
   const units = planUnits(n, depth, {
     algorithm: chosen,
     targetSeconds: options.targetSeconds / ratio,
-    maxBytes: options.maxUnitBytes,
+    slotMemoryBytes: options.slotMemoryBytes,
     ...(options.maxUnits === undefined ? {} : { maxUnits: options.maxUnits }),
     ...(transferParts === undefined ? {} : { transferParts }),
     ...(options.wholeDfs === undefined ? {} : { wholeDfs: options.wholeDfs }),
@@ -173,14 +173,12 @@ export function planDepth(
 
 /** The kernel's chooser, with this cluster's memory caps and calibration. */
 function choiceOptions(
-  options: Pick<SweepPlanOptions, 'maxUnitBytes' | 'maxTransferBytes' | 'calibration'>,
+  options: Pick<SweepPlanOptions, 'slotMemoryBytes' | 'workerMemoryBytes' | 'calibration'>,
 ): ChoiceOptions {
   const calibration = options.calibration ?? {};
   return {
-    maxBytes: options.maxUnitBytes,
-    ...(options.maxTransferBytes === undefined
-      ? {}
-      : { maxTransferBytes: options.maxTransferBytes }),
+    slotMemoryBytes: options.slotMemoryBytes,
+    workerMemoryBytes: options.workerMemoryBytes,
     secondsScale: (algorithm) => calibrationRatio(calibration, algorithm),
   };
 }
@@ -269,7 +267,7 @@ export function planCheck(
   primary: Algorithm,
   options: Pick<
     SweepPlanOptions,
-    'targetSeconds' | 'maxUnitBytes' | 'maxTransferBytes' | 'calibration'
+    'targetSeconds' | 'slotMemoryBytes' | 'workerMemoryBytes' | 'calibration'
   >,
 ): PlannedDepth {
   const others = ALGORITHMS.filter((a) => a !== primary);

@@ -3,7 +3,7 @@
 import { isIP } from 'node:net';
 import * as v from 'valibot';
 import { InvalidInputError } from '../kernel/errors.js';
-import { defaultSlotMemory, defaultSlots, defaultWorkerMemory } from './worker-memory.js';
+import { defaultSlots, memoryBudget } from './worker-memory.js';
 import { parseInput, refine } from './schema.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -24,8 +24,9 @@ export const CONFIG_ENV = [
   'WQ_STALLED_INTERVAL_MS',
   'WQ_MAX_STALLED',
   'WQ_TEST_FAIL_JOBS',
-  'WQ_MAX_UNIT_BYTES',
+  'WQ_SLOT_MEMORY',
   'WQ_WORKER_MEMORY',
+  'WQ_MAX_UNIT_BYTES',
   'WQ_REDIS_WAIT_LOG_MS',
   'WQ_REDIS_OUTAGE_MS',
   'WQ_RESULT_KEY',
@@ -84,23 +85,14 @@ export interface WqConfig {
    */
   readonly testFailJobs: readonly string[];
   /**
-   * The most memory one unit on one slot may be estimated to need (bytes). The planner splits
-   * or switches to a smaller-memory algorithm above it, and a worker never runs such a unit
-   * beyond it. A window transfer, which runs alone on all its worker's slots, may instead use
-   * the worker's memory (`workerMemoryBytes`).
+   * WQ_SLOT_MEMORY: the most memory one unit on one slot may be estimated to need (bytes). The
+   * planner splits or switches to a smaller-memory algorithm above it; a worker advertises it
+   * in its heartbeat and never runs such a unit beyond it. Derived in worker-memory.ts.
    */
-  readonly maxUnitBytes: number;
+  readonly slotMemoryBytes: number;
   /**
-   * The most memory a window-transfer unit may be estimated to need: it runs alone on all of
-   * its worker's slots, so by default the worker's memory (`workerMemoryBytes`); a
-   * WQ_MAX_UNIT_BYTES that is set caps it too.
-   */
-  readonly maxTransferBytes: number;
-  /**
-   * The memory a worker may use in all (WQ_WORKER_MEMORY); its heartbeat says so, and the
-   * planner fits units to it: a window transfer may use all of it. Default: three quarters of
-   * the machine's memory, shared among its cores, times the worker's slots
-   * (`defaultWorkerMemory`).
+   * WQ_WORKER_MEMORY: the memory a worker may use in all, which a window transfer (alone on
+   * all its worker's slots) may use whole; its heartbeat says so. Derived in worker-memory.ts.
    */
   readonly workerMemoryBytes: number;
   /**
@@ -150,8 +142,9 @@ const OVERRIDDEN_BY: Readonly<
   WQ_STALLED_INTERVAL_MS: 'stalledIntervalMs',
   WQ_MAX_STALLED: 'maxStalled',
   WQ_TEST_FAIL_JOBS: 'testFailJobs',
-  WQ_MAX_UNIT_BYTES: 'maxUnitBytes',
+  WQ_SLOT_MEMORY: 'slotMemoryBytes',
   WQ_WORKER_MEMORY: 'workerMemoryBytes',
+  WQ_MAX_UNIT_BYTES: 'slotMemoryBytes',
   WQ_REDIS_WAIT_LOG_MS: 'redisWaitLogMs',
   WQ_REDIS_OUTAGE_MS: 'redisOutageMs',
   WQ_RESULT_KEY: 'resultKey',
@@ -179,9 +172,16 @@ export function compileConfig(
   const clusterNodes = vars.REDIS_CLUSTER_NODES;
   const prefix = overrides.prefix ?? vars.WQ_PREFIX ?? 'wq';
   if (clusterNodes) requireHashTag(prefix);
-  const explicitUnitBytes = overrides.maxUnitBytes ?? vars.WQ_MAX_UNIT_BYTES;
-  const workerMemoryBytes =
-    overrides.workerMemoryBytes ?? vars.WQ_WORKER_MEMORY ?? defaultWorkerMemory(concurrency);
+  const slotMemoryBytes = overrides.slotMemoryBytes ?? vars.WQ_SLOT_MEMORY;
+  if (slotMemoryBytes === undefined && vars.WQ_MAX_UNIT_BYTES !== undefined) {
+    warnDeprecated('WQ_MAX_UNIT_BYTES', MAX_UNIT_BYTES_DEPRECATION);
+  }
+  const memory = memoryBudget({
+    slots: concurrency,
+    slotMemoryBytes,
+    workerMemoryBytes: overrides.workerMemoryBytes ?? vars.WQ_WORKER_MEMORY,
+    maxUnitBytes: vars.WQ_MAX_UNIT_BYTES,
+  });
   const resultKey = overrides.resultKey ?? vars.WQ_RESULT_KEY;
   return {
     redisUrl: clusterNodes ? clusterUrl(clusterNodes) : redactUrl(url),
@@ -206,17 +206,30 @@ export function compileConfig(
       Math.max(STALLED_RANGE.min, Math.round(lockMs / 4)),
     maxStalled: overrides.maxStalled ?? vars.WQ_MAX_STALLED ?? 2,
     testFailJobs: overrides.testFailJobs ?? vars.WQ_TEST_FAIL_JOBS ?? [],
-    // One slot's share of this machine by default, so the planner's choice follows the machine.
-    maxUnitBytes: explicitUnitBytes ?? defaultSlotMemory(),
-    // A transfer runs alone on every slot: the whole worker's memory unless a cap is set.
-    maxTransferBytes: overrides.maxTransferBytes ?? explicitUnitBytes ?? workerMemoryBytes,
-    workerMemoryBytes,
+    // This machine's shares by default, so the planner's choice follows the machine.
+    ...memory,
     redisWaitLogMs: overrides.redisWaitLogMs ?? vars.WQ_REDIS_WAIT_LOG_MS ?? 30_000,
     // Twice the longest usual outage: a restart with a large AOF, or a failover (node timeout
     // plus an election) takes well under a minute.
     redisOutageMs: overrides.redisOutageMs ?? vars.WQ_REDIS_OUTAGE_MS ?? DEFAULT_REDIS_OUTAGE_MS,
     ...(resultKey === undefined ? {} : { resultKey }),
   };
+}
+
+const MAX_UNIT_BYTES_DEPRECATION =
+  'WQ_MAX_UNIT_BYTES is deprecated: set WQ_SLOT_MEMORY (the memory of one unit on one slot) and, ' +
+  'to cap a window transfer too as WQ_MAX_UNIT_BYTES did, WQ_WORKER_MEMORY';
+
+const warned = new Set<string>();
+
+/**
+ * Says once per process that a deprecated variable is still read. A Node warning, not a log
+ * line: the logger is made from this very configuration (its level), so none exists yet.
+ */
+function warnDeprecated(variable: string, message: string): void {
+  if (warned.has(variable)) return;
+  warned.add(variable);
+  process.emitWarning(message, { type: 'DeprecationWarning', code: `WQ_DEP_${variable}` });
 }
 
 interface Range {
@@ -260,16 +273,24 @@ function positiveIntegerText(max: number) {
   );
 }
 
+/** A finite number > 0 and at most `max`, from its decimal text (`2.5`, `3.2e7`). */
+function positiveNumberText(max: number, allowed: string) {
+  return v.message(
+    v.pipe(
+      v.string(),
+      v.regex(/^\s*(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/),
+      v.transform(Number),
+      v.finite(),
+      v.gtValue(0),
+      v.maxValue(max),
+    ),
+    allowed,
+  );
+}
+
 /** Single-core seconds per unit for the planner: a number > 0 and at most a day. */
-const TargetSecondsSchema = v.message(
-  v.pipe(
-    v.string(),
-    v.regex(/^\s*(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/),
-    v.transform(Number),
-    v.finite(),
-    v.gtValue(0),
-    v.maxValue(MAX_TARGET_SECONDS),
-  ),
+const TargetSecondsSchema = positiveNumberText(
+  MAX_TARGET_SECONDS,
   `a number of seconds > 0 and ≤ ${MAX_TARGET_SECONDS} (a day)`,
 );
 
@@ -277,14 +298,8 @@ const TargetSecondsSchema = v.message(
 const DEFAULT_MAX_SWEEP_CORE_SECONDS = 365.25 * 86_400;
 
 /** Single-core seconds a sweep may be estimated at: a number > 0, e.g. `3.2e7`. */
-const CoreSecondsSchema = v.message(
-  v.pipe(
-    v.string(),
-    v.regex(/^\s*(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/),
-    v.transform(Number),
-    v.finite(),
-    v.gtValue(0),
-  ),
+const CoreSecondsSchema = positiveNumberText(
+  Number.MAX_VALUE,
   'a number of single-core seconds > 0, such as 3.2e7 (a core-year)',
 );
 
@@ -313,7 +328,7 @@ const BYTE_UNITS: Readonly<Record<string, number>> = {
 };
 
 /** No machine this runs on gives one unit more than a tebibyte. */
-const MAX_UNIT_BYTES = 1024 ** 4;
+const MAX_BYTE_SIZE = 1024 ** 4;
 
 /** Bytes as an integer, or with a binary suffix: `1073741824`, `512M`, `4GiB`, `1.5g`. */
 const ByteSizeSchema = v.message(
@@ -326,7 +341,7 @@ const ByteSizeSchema = v.message(
     }),
     v.safeInteger(),
     v.minValue(1),
-    v.maxValue(MAX_UNIT_BYTES),
+    v.maxValue(MAX_BYTE_SIZE),
   ),
   'a number of bytes from 1 to 1T, optionally with K, M, G or T (binary: 1G = 1024³), e.g. 512M',
 );
@@ -368,8 +383,10 @@ export const ConfigEnvSchema = v.object({
   WQ_STALLED_INTERVAL_MS: v.optional(milliseconds(STALLED_RANGE)),
   WQ_MAX_STALLED: v.optional(positiveIntegerText(1000)),
   WQ_TEST_FAIL_JOBS: v.optional(JobIdListSchema),
-  WQ_MAX_UNIT_BYTES: v.optional(ByteSizeSchema),
+  WQ_SLOT_MEMORY: v.optional(ByteSizeSchema),
   WQ_WORKER_MEMORY: v.optional(ByteSizeSchema),
+  /** Deprecated for WQ_SLOT_MEMORY (see MemorySettings.maxUnitBytes); still read, and warned of. */
+  WQ_MAX_UNIT_BYTES: v.optional(ByteSizeSchema),
   WQ_REDIS_WAIT_LOG_MS: v.optional(milliseconds(WAIT_LOG_RANGE)),
   WQ_REDIS_OUTAGE_MS: v.optional(milliseconds(OUTAGE_RANGE)),
   // A short secret is guessable: 16 characters at least (`openssl rand -hex 32` makes 64).

@@ -120,6 +120,10 @@ export {
   defaultSlotMemory,
   defaultSlots,
   defaultWorkerMemory,
+  type MemoryBudget,
+  type MemorySettings,
+  memoryBudget,
+  withSlots,
 } from './worker-memory.js';
 export { CGROUP_ROOT, type CgroupLimits, readCgroupLimits } from './cgroup-limits.js';
 export { parseNSpec } from './n-spec.js';

@@ -229,13 +229,16 @@ function searchOrder(n: number, prefix: readonly number[], middle: readonly numb
 }
 
 export interface ChoiceOptions {
-  /** Largest estimated peak memory an algorithm may use; default 1 GiB. The DFS always fits. */
-  readonly maxBytes?: number;
   /**
-   * The window transfer's own cap, when it differs: it runs alone on all its worker's slots,
-   * so it may use the worker's memory rather than one slot's. Default: `maxBytes`.
+   * Slot memory: the largest estimated peak memory an algorithm may use on one slot (default
+   * DEFAULT_SLOT_MEMORY_BYTES). The DFS always fits.
    */
-  readonly maxTransferBytes?: number;
+  readonly slotMemoryBytes?: number;
+  /**
+   * Worker memory: the window transfer runs alone on all its worker's slots, so it may use
+   * this rather than one slot's. Default: `slotMemoryBytes`.
+   */
+  readonly workerMemoryBytes?: number;
   /** The algorithms to choose from; default AUTO_CANDIDATES. */
   readonly candidates?: readonly Algorithm[];
   /** Multiplies an algorithm's estimated seconds (a cluster's calibration); default 1. */
@@ -244,7 +247,12 @@ export interface ChoiceOptions {
   readonly fallback?: Algorithm;
 }
 
-export const DEFAULT_MAX_BYTES = 1024 ** 3;
+/**
+ * The slot memory of a kernel call given none (tests, benchmarks). Every role passes the budget
+ * contracts/worker-memory.ts derives from its configuration and machine instead: the kernel
+ * knows nothing of either.
+ */
+export const DEFAULT_SLOT_MEMORY_BYTES = 1024 ** 3;
 
 /** What `auto` chooses from: the seed's sorted merge is the reference and never wins on time. */
 export const AUTO_CANDIDATES: readonly Algorithm[] = ['window-transfer', 'dfs'];
@@ -259,12 +267,15 @@ export function chooseAlgorithm(
   depth: number,
   options: ChoiceOptions = {},
 ): { algorithm: Algorithm; estimate: CostEstimate } {
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const slotMemoryBytes = options.slotMemoryBytes ?? DEFAULT_SLOT_MEMORY_BYTES;
   let best: { algorithm: Algorithm; estimate: CostEstimate; seconds: number } | undefined;
   for (const algorithm of options.candidates ?? AUTO_CANDIDATES) {
     const estimate = estimateCost(algorithm, n, depth, []);
     // The DFS's memory does not grow with the board; the others build whole tables.
-    const cap = algorithm === 'window-transfer' ? (options.maxTransferBytes ?? maxBytes) : maxBytes;
+    const cap =
+      algorithm === 'window-transfer'
+        ? (options.workerMemoryBytes ?? slotMemoryBytes)
+        : slotMemoryBytes;
     if (algorithm !== 'dfs' && estimate.bytes > cap) continue;
     const seconds = estimate.seconds * (options.secondsScale?.(algorithm) ?? 1);
     if (!best || seconds < best.seconds) best = { algorithm, estimate, seconds };

@@ -16,7 +16,7 @@ export {
   chooseAlgorithm,
   type ChoiceOptions,
   AUTO_CANDIDATES,
-  DEFAULT_MAX_BYTES,
+  DEFAULT_SLOT_MEMORY_BYTES,
 } from './algorithms.js';
 export {
   type WorkUnit,

@@ -39,8 +39,8 @@ export interface KernelPoolOptions {
   readonly wholeMachineBytes?: number;
   /**
    * Largest sum of estimated peak bytes of the ordinary units running at once (default: no
-   * limit; the worker's planner caps each unit instead). `wq compute` uses 1 GiB, so two big
-   * transfer tables never run side by side.
+   * limit; the worker's planner caps each unit instead). `wq compute` uses its worker memory,
+   * so big transfer tables side by side never take more than that.
    */
   readonly memoryBudget?: number;
 }

@@ -8,8 +8,8 @@ import {
   type AlgorithmChoice,
   chooseAlgorithm,
   countCompletions,
+  type ChoiceOptions,
   type CostEstimate,
-  DEFAULT_MAX_BYTES,
   estimateCost,
   topUnitEstimates,
 } from './algorithms.js';
@@ -52,14 +52,15 @@ export interface WorkUnit {
   readonly estimate: CostEstimate;
 }
 
-export interface PlanOptions {
+/** The memory `auto` may choose within: a slot's, and the worker's for a window transfer. */
+type MemoryOptions = Pick<ChoiceOptions, 'slotMemoryBytes' | 'workerMemoryBytes'>;
+
+export interface PlanOptions extends MemoryOptions {
   readonly algorithm?: AlgorithmChoice;
   /** Split units until none is estimated above this many single-core seconds. */
   readonly targetSeconds?: number;
   /** Never produce more units than this (splitting stops first). */
   readonly maxUnits?: number;
-  /** Memory cap for the `auto` choice. */
-  readonly maxBytes?: number;
   /**
    * A window transfer as this many parts (2 … MAX_TRANSFER_PARTS) rather than one unit: more
    * work in all, but on as many slots at once.
@@ -84,7 +85,10 @@ export function planUnits(n: number, depth: number, options: PlanOptions = {}): 
   const choice = options.algorithm ?? 'auto';
   const chosen: { algorithm: Algorithm; estimate?: CostEstimate } =
     choice === 'auto'
-      ? chooseAlgorithm(n, depth, { maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES })
+      ? chooseAlgorithm(n, depth, {
+          slotMemoryBytes: options.slotMemoryBytes,
+          workerMemoryBytes: options.workerMemoryBytes,
+        })
       : { algorithm: choice };
   const { algorithm } = chosen;
 
@@ -230,7 +234,7 @@ export function countUnit(unit: WorkUnit, onProgress?: ProgressCallback): bigint
 export function countPlacements(
   n: number,
   depth: number,
-  options: { algorithm?: AlgorithmChoice; onProgress?: ProgressCallback; maxBytes?: number } = {},
+  options: MemoryOptions & { algorithm?: AlgorithmChoice; onProgress?: ProgressCallback } = {},
 ): bigint {
   const units = planUnits(n, depth, { ...options, targetSeconds: Infinity });
   const totalCost = units.reduce((sum, u) => sum + u.estimate.seconds, 0) || 1;

@@ -59,7 +59,7 @@ Examples:
         ? availableParallelism()
         : parseIntegerOption('threads', values.threads, 1, MAX_THREADS);
     const format = values.json ? sizeJson : (r: SizeResult) => sizeTable(counts(r));
-    const { computeSizes } = await import('../../compute/compute-sizes.js');
+    const { computeMemory, computeSizes } = await import('../../compute/compute-sizes.js');
 
     // A quick count in a pipe prints nothing but its results: no plain progress lines here.
     const bar = new ProgressBar({ label: `n = ${positionals[0] ?? ''}` });
@@ -67,6 +67,8 @@ Examples:
     await computeSizes(ns, {
       algorithm,
       threads,
+      // `auto` chooses within a worker's memory here, as the sweep planner does.
+      memory: computeMemory(threads),
       onProgress: bar.enabled ? (fraction) => bar.update(fraction) : undefined,
       onSize: (result) => {
         bar.clear();

@@ -2,10 +2,10 @@
 // planner for a cluster, with the estimated core-seconds, peak memory and makespan; with
 // --sample, measured on a sample of its units. A described cluster needs no Redis; without
 // --workers it plans for the live workers.
-import { availableParallelism } from 'node:os';
 import {
   type Calibration,
   compileConfig,
+  defaultSlots,
   defaultWorkerMemory,
   InvalidInputError,
   parseByteSize,
@@ -36,14 +36,16 @@ workers in Redis (REDIS_URL)`,
         type: 'string',
         value: 'c',
         allowed: 'an integer from 1 to 4096',
-        description: `units one worker runs at once (default: this machine's cores, ${availableParallelism()})`,
+        description: `units one worker runs at once (default: as a worker here would take it,
+WQ_CONCURRENCY, else this machine's cores: ${defaultSlots()})`,
       },
       memory: {
         type: 'string',
         value: 'm',
         allowed: 'a size such as 8GiB or 512MiB',
-        description: `memory one worker may use, e.g. 8GiB or 512MiB (default: derived from this
-machine, as a worker here would take it: ${formatBytes(defaultWorkerMemory())})`,
+        description: `memory one worker may use, e.g. 8GiB or 512MiB; its slots share it (default: as
+a worker here would take it, WQ_WORKER_MEMORY and WQ_SLOT_MEMORY, else derived from
+this machine: ${formatBytes(defaultWorkerMemory())} for ${defaultSlots()} slots)`,
       },
       sample: {
         type: 'string',
@@ -102,13 +104,22 @@ Efficiency = core-seconds ÷ (workers × slots × makespan).`,
         await client.close();
       }
     } else {
+      const workers = positiveInteger('--workers', workersFlag, 1, 100_000);
+      const slots =
+        slotsFlag === undefined
+          ? config.concurrency
+          : positiveInteger('--slots', slotsFlag, 1, 4096);
+      // A described worker's memory is shared among its slots; otherwise a worker as this
+      // configuration would start it, with these slots (the one derivation, worker-memory.ts).
+      const memory =
+        memoryFlag === undefined
+          ? compileConfig(process.env, { concurrency: slots })
+          : { workerMemoryBytes: parseByteSize('--memory', memoryFlag, 0) };
       cluster = {
-        workers: positiveInteger('--workers', workersFlag, 1, 100_000),
-        slots:
-          slotsFlag === undefined
-            ? availableParallelism()
-            : positiveInteger('--slots', slotsFlag, 1, 4096),
-        memoryBytes: parseByteSize('--memory', memoryFlag, defaultWorkerMemory()),
+        workers,
+        slots,
+        workerMemoryBytes: memory.workerMemoryBytes,
+        ...('slotMemoryBytes' in memory ? { slotMemoryBytes: memory.slotMemoryBytes } : {}),
       };
       if (process.env.REDIS_URL) calibration = await storedCalibration(config);
     }
@@ -180,7 +191,7 @@ function planJson(plan: ClusterPlan): string {
               transferDoesNotFit: {
                 bytes: Math.ceil(d.transferDoesNotFit.bytes),
                 coreSeconds: round(d.transferDoesNotFit.coreSeconds),
-                capBytes: d.transferDoesNotFit.capBytes,
+                capBytes: d.transferDoesNotFit.workerMemoryBytes,
               },
             }
           : {}),
@@ -192,7 +203,7 @@ function planJson(plan: ClusterPlan): string {
       sweep: {
         workers: plan.cluster.workers,
         slots: plan.cluster.slots,
-        memoryBytes: plan.cluster.memoryBytes,
+        memoryBytes: plan.cluster.workerMemoryBytes,
         units: plan.sizes.reduce((t, s) => t + s.units, 0),
         coreSeconds: round(plan.coreSeconds),
         makespanSeconds: round(plan.makespanSeconds),
@@ -206,7 +217,7 @@ function planJson(plan: ClusterPlan): string {
 function planText(plan: ClusterPlan): string {
   const { cluster } = plan;
   const lines = [
-    `cluster: ${cluster.workers} worker(s) × ${cluster.slots} slot(s), ${formatBytes(cluster.memoryBytes)} each; units up to ${round(plan.targetSeconds)} s`,
+    `cluster: ${cluster.workers} worker(s) × ${cluster.slots} slot(s), ${formatBytes(cluster.workerMemoryBytes)} each; units up to ${round(plan.targetSeconds)} s`,
   ];
   for (const size of plan.sizes) {
     lines.push(`n = ${size.n}: ${size.units} units, ${formatSeconds(size.coreSeconds)} core time`);
@@ -217,7 +228,7 @@ function planText(plan: ClusterPlan): string {
       const unfit = d.transferDoesNotFit;
       if (unfit) {
         lines.push(
-          `         the window transfer (${formatSeconds(unfit.coreSeconds)}) needs ${formatBytes(unfit.bytes)}, above the ${formatBytes(unfit.capBytes)} a worker gives it: ${d.algorithm} instead, ${formatSeconds(d.coreSeconds)} core time`,
+          `         the window transfer (${formatSeconds(unfit.coreSeconds)}) needs ${formatBytes(unfit.bytes)}, above the ${formatBytes(unfit.workerMemoryBytes)} a worker gives it: ${d.algorithm} instead, ${formatSeconds(d.coreSeconds)} core time`,
         );
       }
     }
