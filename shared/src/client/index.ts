@@ -98,6 +98,7 @@ export {
 export {
   probeRedis,
   waitForRedis,
+  isOutage,
   evictionPolicy,
   RedisUnavailableError,
   type RedisProblem,
