@@ -15,7 +15,7 @@ import {
   tlsUnavailable,
 } from './src/test-certificates.js';
 import { TlsRedisServer } from './src/tls-redis-server.js';
-import { runWq } from './src/wq-cli.js';
+import { runWq, sumLines } from './src/wq-cli.js';
 
 const unavailable = tlsUnavailable();
 if (unavailable && process.env.CI) {
@@ -23,15 +23,6 @@ if (unavailable && process.env.CI) {
 }
 
 const ONE_TO_TEN = Array.from({ length: 10 }, (_, i) => i + 1);
-
-/** `wq sweep --json` prints one `{ n, S, … }` line per size. */
-function sumLines(stdout: string): [number, string][] {
-  return stdout
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { n: number; S: string })
-    .map((l) => [l.n, l.S]);
-}
 
 const EXPECTED_SUMS = [...knownSums(ONE_TO_TEN)];
 

@@ -67,14 +67,18 @@ describe('when Redis refuses a write', () => {
 describe('when a client rides out an outage', () => {
   const lost = (): Error => new Error('Connection is closed.');
 
-  it('retries a call that fails for want of Redis and says so once', async () => {
-    const said: string[] = [];
-    const rider = new OutageRider({
+  /** A rider with a minute's bound that notes what it says of each outage in `said`. */
+  const riderNoting = (said: string[]): OutageRider =>
+    new OutageRider({
       url: 'redis://r:6379',
       boundMs: 60_000,
       onOutage: (err) => said.push(err.message),
       retryMs: 1,
     });
+
+  it('retries a call that fails for want of Redis and says so once', async () => {
+    const said: string[] = [];
+    const rider = riderNoting(said);
     let calls = 0;
     const value = await rider.run(() => {
       calls += 1;
@@ -82,6 +86,27 @@ describe('when a client rides out an outage', () => {
     });
     expect([value, calls, said]).toEqual(['answer', 4, ['Connection is closed.']]);
     expect(rider.ongoing).toBe(false);
+  });
+
+  it('retries through replies that say Redis cannot serve yet, as one outage said once', async () => {
+    const said: string[] = [];
+    const rider = riderNoting(said);
+    const replies = [
+      'LOADING Redis is loading the dataset in memory',
+      'CLUSTERDOWN The cluster is down',
+      'TRYAGAIN Multiple keys request during rehashing of slot',
+      "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.",
+    ];
+    const value = await rider.run(() => {
+      const reply = replies.shift();
+      return reply === undefined ? Promise.resolve('answer') : Promise.reject(new Error(reply));
+    });
+    expect([value, replies, said, rider.ongoing]).toEqual([
+      'answer',
+      [],
+      ['LOADING Redis is loading the dataset in memory'],
+      false,
+    ]);
   });
 
   it('throws any other error at once', async () => {

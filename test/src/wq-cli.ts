@@ -37,6 +37,15 @@ export function runWq(
   });
 }
 
+/** `wq sweep --json` prints one `{ n, S, … }` line per size: its [n, S] pairs. */
+export function sumLines(stdout: string): [number, string][] {
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { n: number; S: string })
+    .map((l) => [l.n, l.S]);
+}
+
 /** producer/dist/start.js: what `npm start` runs. */
 export function npmStartScript(): string {
   const producerDist = dirname(createRequire(import.meta.url).resolve('@weak-queens/producer'));

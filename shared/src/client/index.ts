@@ -92,6 +92,7 @@ export {
 export {
   probeRedis,
   waitForRedis,
+  isOutage,
   evictionPolicy,
   RedisUnavailableError,
   type RedisProblem,

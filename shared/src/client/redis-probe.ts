@@ -4,6 +4,7 @@
 import { Cluster, Redis } from 'ioredis';
 import {
   InvalidInputError,
+  isTransientReply,
   RedisEvictionPolicyError,
   RedisReadOnlyError,
   RedisUnavailableError,
@@ -236,9 +237,13 @@ function classify(config: WqConfig, err: unknown): Error {
   if ((err as Error | null)?.name === 'ParserError' || /Protocol error/i.test(message)) {
     return new RedisUnavailableError(url, 'not-redis', first);
   }
-  if (/LOADING/.test(message)) return new RedisUnavailableError(url, 'loading', first);
-  // A cluster still electing a master for some slots, or not yet formed.
-  if (/CLUSTERDOWN|Failed to refresh slots cache|None of startup nodes/i.test(message)) {
+  if (/\bLOADING\b/.test(message)) return new RedisUnavailableError(url, 'loading', first);
+  // A cluster still electing a master for some slots, or not yet formed; a slot migrating; a
+  // replica without its master: each passes as an outage does.
+  if (
+    isTransientReply(err) ||
+    /Failed to refresh slots cache|None of startup nodes/i.test(message)
+  ) {
     return new RedisUnavailableError(url, 'unreachable', first);
   }
   if (code === 'ETIMEDOUT' || /timed? ?out/i.test(message)) {
@@ -296,8 +301,14 @@ function certificateProblem(code: string | undefined, message: string): string |
 }
 
 export interface WaitForRedisOptions {
-  /** Probes before giving up (default: no limit). */
+  /** Probes before giving up (default: no limit); with `outageMs`, outages do not count. */
   readonly attempts?: number;
+  /**
+   * How long Redis may be away (unreachable, not answering, loading its data) before the wait
+   * gives up, as WQ_REDIS_OUTAGE_MS bounds an outage met later; `attempts` then counts only the
+   * other failures (something that is not Redis answers), which waiting does not mend.
+   */
+  readonly outageMs?: number;
   /** Pause after the k-th failed probe (k from 1); default 250 ms doubling up to 5 s. */
   readonly delayMs?: (attempt: number) => number;
   /** Called after each failed probe that will be retried, with the pause before the next. */
@@ -317,22 +328,36 @@ export async function waitForRedis(
   const attempts = options.attempts ?? Infinity;
   const delayMs = options.delayMs ?? ((k: number) => Math.min(250 * 2 ** (k - 1), 5000));
   const started = Date.now();
+  // Failures that count against `attempts`, and when the current outage began.
+  let counted = 0;
+  let outageSince: number | undefined;
   for (let attempt = 1; ; attempt++) {
     try {
       await probeRedis(config, options.timeoutMs);
       return;
     } catch (err) {
       if (!(err instanceof RedisUnavailableError)) throw err;
-      if (attempt >= attempts || options.signal?.aborted) {
+      const now = Date.now();
+      const ridden = options.outageMs !== undefined && isOutage(err);
+      if (ridden) outageSince ??= now;
+      else counted += 1;
+      const outageLeft = ridden ? (outageSince ?? now) + (options.outageMs ?? 0) - now : Infinity;
+      if (counted >= attempts || outageLeft <= 0 || options.signal?.aborted) {
         if (attempt === 1) throw err;
-        const gaveUp = { attempts: attempt, ms: Date.now() - started };
+        const gaveUp = { attempts: attempt, ms: now - started };
         throw new RedisUnavailableError(err.url, err.problem, err.detail, gaveUp);
       }
-      const pause = delayMs(attempt);
+      // The last pause ends with the bound, so the last probe is made as the bound runs out.
+      const pause = Math.min(delayMs(attempt), outageLeft);
       options.onRetry?.(err, attempt, pause);
       await sleep(pause, options.signal);
     }
   }
+}
+
+/** Redis is away but may come back as it is (a restart, a failover, a load from disk). */
+export function isOutage(err: RedisUnavailableError): boolean {
+  return err.problem === 'unreachable' || err.problem === 'timeout' || err.problem === 'loading';
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -175,6 +175,20 @@ export function redisRefusalOf(
   return undefined;
 }
 
+/**
+ * Replies that say Redis is there but cannot serve this yet, each passing as an outage does:
+ * LOADING (a restart reading its RDB/AOF), CLUSTERDOWN (slots without a master while one is
+ * elected), TRYAGAIN (a multi-key command while a slot migrates), MASTERDOWN (a replica that
+ * lost its master and serves no stale data). Anywhere in the message: a Lua script (BullMQ's
+ * commands) wraps the reply in its own `ERR … script …:`.
+ */
+const TRANSIENT_REPLIES = /\b(?:LOADING|CLUSTERDOWN|TRYAGAIN|MASTERDOWN)\b/;
+
+/** True for a reply that says Redis cannot serve this yet (see TRANSIENT_REPLIES). */
+export function isTransientReply(err: unknown): boolean {
+  return err instanceof Error && TRANSIENT_REPLIES.test(err.message);
+}
+
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -190,12 +204,15 @@ const CONNECTION_MESSAGES = [
   /max retries per request/i,
   /connect ETIMEDOUT/,
   /Stream isn't writeable/,
-  /LOADING/,
+  TRANSIENT_REPLIES,
   // Something that is not Redis answered (REDIS_URL names the wrong port, or Redis was replaced).
   /Protocol error/,
 ];
 
-/** True for errors that mean "Redis is not reachable right now", not a real answer. */
+/**
+ * True for errors that mean "Redis is not reachable right now", not a real answer: a lost
+ * connection, or a transient reply (LOADING, CLUSTERDOWN, TRYAGAIN, MASTERDOWN).
+ */
 export function isConnectionError(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   if (err instanceof RedisUnavailableError) return true;
@@ -217,7 +234,7 @@ export function namedRedisError(err: unknown, url = 'REDIS_URL'): unknown {
   const message = (err as Error).message;
   return new RedisUnavailableError(
     url,
-    'unreachable',
+    /\bLOADING\b/.test(message) ? 'loading' : 'unreachable',
     (message.split('\n')[0] ?? '').slice(0, 200),
   );
 }

@@ -156,7 +156,7 @@ async function storedCalibration(config: ReturnType<typeof compileConfig>): Prom
   // only costs the calibration.
   let client: Awaited<ReturnType<typeof openPipelineClient>> | undefined;
   try {
-    client = await openPipelineClient(config, 'plan');
+    client = await openPipelineClient(config, 'plan', { waitOutOutage: false });
     const open = client;
     const timeout = new Promise<never>((_, reject) =>
       setTimeout(() => reject(new Error('timeout')), 3000).unref(),
