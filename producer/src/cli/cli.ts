@@ -1,8 +1,8 @@
 // The `wq` dispatcher: picks the command, answers --help everywhere, and turns every failure into
-// one line on stderr and an exit code by the one policy of @weak-queens/shared/cli (0 ok, 1 the
+// one line on stderr and an exit code by the one policy of @weak-queens/shared/process (0 ok, 1 the
 // work failed, 2 bad command line or setup, 130 interrupted), never a stack trace.
 import { InvalidInputError } from '@weak-queens/shared/contracts';
-import { EXIT_OK, reportFailure, UsageError, wantsHelp } from '@weak-queens/shared/cli';
+import { EXIT_OK, reportFailure, UsageError, wantsHelp } from '@weak-queens/shared/process';
 import type { Command } from './command.js';
 
 export interface CliOptions {

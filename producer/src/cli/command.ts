@@ -1,12 +1,12 @@
 // The contract every `wq` subcommand implements, and defineCommand, which makes one from a
-// declarative command line (see @weak-queens/shared/cli) and the code that runs it.
+// declarative command line (see @weak-queens/shared/process) and the code that runs it.
 import {
   type CommandDefinition,
   commandHelp,
   type OptionDefinitions,
   type ParsedCommandLine,
   parseCommandLine,
-} from '@weak-queens/shared/cli';
+} from '@weak-queens/shared/process';
 
 export interface Command {
   /** The word after `wq`, e.g. "compute". */
@@ -18,7 +18,7 @@ export interface Command {
   /**
    * Runs with the arguments after the name (`--help`/`-h` never reach it: the dispatcher answers
    * those) and resolves to the exit code. Errors are the dispatcher's to report (one line, exit
-   * code by the policy of @weak-queens/shared/cli).
+   * code by the policy of @weak-queens/shared/process).
    */
   run(args: string[]): Promise<number>;
 }

@@ -13,12 +13,8 @@ import {
 } from '../contracts/index.js';
 import { classicUnitKey, classicUnits } from '../kernel/index.js';
 import type { ClassicResultStore } from './classic-result-store.js';
-import {
-  eachLine,
-  ImportRefusedError,
-  type RefusedLine,
-  transferFields,
-} from './result-transfer.js';
+import { ImportRefusedError, type RefusedLine } from './errors.js';
+import { eachLine, transferFields } from './result-transfer.js';
 
 export const CLASSIC_TRANSFER_PROBLEM = 'classic' as const;
 

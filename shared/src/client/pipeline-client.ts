@@ -22,7 +22,7 @@ import { type Disagreement, ResultStore } from './result-store.js';
 import { type SweepRecord, SweepRegistry, type WorkerInfo } from './sweep-registry.js';
 import { bullConnection } from './connection.js';
 import { OutageRider } from './outage-rider.js';
-import { fulfilsWithin } from '../cli/fulfils-within.js';
+import { fulfilsWithin } from './fulfils-within.js';
 import { CountQueues } from './count-queues.js';
 import { type UnitRouting, unitRouting, workerSlotBytes } from './unit-routing.js';
 import { type ClusterDescription, planForCluster } from './cluster-plan.js';
@@ -33,8 +33,7 @@ import { type ClassicResult, classicSumJobId } from '../contracts/classic-jobs.j
 import { AggregateSignal } from './aggregate-signal.js';
 import { SubmitLock } from './submit-lock.js';
 import { resultSealOf } from './result-seal.js';
-import { SweepFailedError } from './sweep-failed-error.js';
-import { HugeSweepError } from './huge-sweep-error.js';
+import { HugeSweepError, SweepFailedError } from './errors.js';
 import { estimateSweepSeconds } from './sweep-estimate.js';
 import {
   type SweepProgress,

@@ -1,7 +1,7 @@
 // wq boards <n>: streams the classic solutions, stopping at a limit unless asked for all.
 import { formatBoard, listBoards } from '@weak-queens/shared/kernel';
 import { InvalidInputError } from '@weak-queens/shared/contracts';
-import { integerRange, parseIntegerOption, UsageError } from '@weak-queens/shared/cli';
+import { integerRange, parseIntegerOption, UsageError } from '@weak-queens/shared/process';
 import { defineCommand } from '../command.js';
 import { LineWriter } from '../line-writer.js';
 import { BOARD_SIZE, parseBoardSize } from './board-size.js';

@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { ALGORITHM_CHOICES, parseAlgorithm, MAX_N } from '@weak-queens/shared/kernel';
 import { parseNSpec } from '@weak-queens/shared/contracts';
-import { integerRange, parseIntegerOption } from '@weak-queens/shared/cli';
+import { integerRange, parseIntegerOption } from '@weak-queens/shared/process';
 import type { SizeResult } from '../../compute/size-totals.js';
 import { defineCommand } from '../command.js';
 import { ProgressBar } from '../progress-bar.js';

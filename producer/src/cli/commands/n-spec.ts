@@ -1,5 +1,5 @@
 // The <ns> of the pipeline commands: one n spec.
-import type { PositionalDefinition } from '@weak-queens/shared/cli';
+import type { PositionalDefinition } from '@weak-queens/shared/process';
 import { InvalidInputError } from '@weak-queens/shared/contracts';
 import { MAX_N } from '@weak-queens/shared/kernel';
 

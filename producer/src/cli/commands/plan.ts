@@ -13,7 +13,7 @@ import {
   positiveInteger,
 } from '@weak-queens/shared/contracts';
 import type { ClusterDescription, ClusterPlan } from '@weak-queens/shared/client';
-import { parseIntegerOption } from '@weak-queens/shared/cli';
+import { parseIntegerOption } from '@weak-queens/shared/process';
 import { defineCommand } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
 import { formatBytes } from '../unfit-lines.js';
