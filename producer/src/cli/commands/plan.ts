@@ -21,8 +21,6 @@ import { N_SPEC } from './n-spec.js';
 
 export const planCommand = defineCommand(
   {
-    name: 'wq plan',
-    summary: 'dry run: algorithm, units, core-seconds, memory and makespan of a sweep on a cluster',
     positionals: [{ ...N_SPEC, description: '"17", "4-12" or "4,6,10-12"' }],
     options: {
       workers: {
