@@ -9,79 +9,46 @@
 // InvalidInputError or UsageError for bad input (exit 2), a WorkFailedError for failed work
 // (exit 1): the dispatcher prints one line. Import only light modules at the top of it (the
 // process kit, type-only imports) and heavy ones (the pipeline client, BullMQ, the kernel)
-// inside run, with import(), so its `--help` stays fast too. Then add its row below.
+// inside run, with import(), so its `--help` stays fast too. Then add it to both lists below.
 import { DASHBOARD_COMMAND_LINE, WORKER_COMMAND_LINE } from '@weak-queens/shared/process';
-import { type Command, lazyCommand } from '../command.js';
+import { type Command, type CommandModule, lazyCommand } from '../command.js';
 
-export const commands: readonly Command[] = [
-  lazyCommand(
-    'compute',
-    'exact N(n, D) for every attack depth D, and S(n)',
-    async () => (await import('./compute.js')).compute,
-  ),
-  lazyCommand(
-    'classic',
-    'the classic n-queens count Q(n) (OEIS A000170)',
-    async () => (await import('./classic.js')).classic,
-  ),
-  lazyCommand(
-    'unique',
-    'classic solutions distinct under rotations and reflections (OEIS A002562)',
-    async () => (await import('./unique.js')).unique,
-  ),
-  lazyCommand(
-    'boards',
-    'list the classic n-queens solutions (first 100 unless asked for more)',
-    async () => (await import('./boards.js')).boards,
-  ),
-  lazyCommand(
-    'sweep',
-    'enqueue S(n) for every n of <ns> on the worker pool (Redis from REDIS_URL)',
-    async () => (await import('./sweep.js')).sweepCommand,
-  ),
-  lazyCommand(
-    'plan',
-    'dry run: algorithm, units, core-seconds, memory and makespan of a sweep on a cluster',
-    async () => (await import('./plan.js')).planCommand,
-  ),
-  lazyCommand(
-    'worker',
-    WORKER_COMMAND_LINE.summary,
-    async () => (await import('./worker.js')).workerCommand,
-  ),
-  lazyCommand(
-    'status',
-    'show sweeps (n done/total, per-n progress) and live workers',
-    async () => (await import('./status.js')).statusCommand,
-  ),
-  lazyCommand(
-    'results',
-    'print N(n, D) and S(n) from the result store; export or import them as JSON lines',
-    async () => (await import('./results.js')).resultsCommand,
-  ),
-  lazyCommand(
-    'cancel',
-    "remove a sweep's unfinished jobs (stored results are kept)",
-    async () => (await import('./cancel.js')).cancelCommand,
-  ),
-  lazyCommand(
-    'retry',
-    're-run the failed (or cancelled) part of a sweep (weak or classic)',
-    async () => (await import('./retry.js')).retryCommand,
-  ),
-  lazyCommand(
-    'replan',
-    "plan a sweep's unfinished work again for the live workers (units that fit none)",
-    async () => (await import('./replan.js')).replanCommand,
-  ),
-  lazyCommand(
-    'verify',
-    'recount stored results with a second algorithm; report (and --repair) disagreements',
-    async () => (await import('./verify.js')).verifyCommand,
-  ),
-  lazyCommand(
-    'dashboard',
-    DASHBOARD_COMMAND_LINE.summary,
-    async () => (await import('./dashboard.js')).dashboardCommand,
-  ),
-];
+/** Each command's one line in `wq --help`, in the order it lists them. */
+const SUMMARIES = {
+  compute: 'exact N(n, D) for every attack depth D, and S(n)',
+  classic: 'the classic n-queens count Q(n) (OEIS A000170)',
+  unique: 'classic solutions distinct under rotations and reflections (OEIS A002562)',
+  boards: 'list the classic n-queens solutions (first 100 unless asked for more)',
+  sweep: 'enqueue S(n) for every n of <ns> on the worker pool (Redis from REDIS_URL)',
+  plan: 'dry run: algorithm, units, core-seconds, memory and makespan of a sweep on a cluster',
+  worker: WORKER_COMMAND_LINE.summary,
+  status: 'show sweeps (n done/total, per-n progress) and live workers',
+  results: 'print N(n, D) and S(n) from the result store; export or import them as JSON lines',
+  cancel: "remove a sweep's unfinished jobs (stored results are kept)",
+  retry: 're-run the failed (or cancelled) part of a sweep (weak or classic)',
+  replan: "plan a sweep's unfinished work again for the live workers (units that fit none)",
+  verify: 'recount stored results with a second algorithm; report (and --repair) disagreements',
+  dashboard: DASHBOARD_COMMAND_LINE.summary,
+};
+
+/** Each command's module, imported the first time the command is asked for. */
+const MODULES: Readonly<Record<keyof typeof SUMMARIES, () => Promise<CommandModule>>> = {
+  compute: async () => (await import('./compute.js')).compute,
+  classic: async () => (await import('./classic.js')).classic,
+  unique: async () => (await import('./unique.js')).unique,
+  boards: async () => (await import('./boards.js')).boards,
+  sweep: async () => (await import('./sweep.js')).sweepCommand,
+  plan: async () => (await import('./plan.js')).planCommand,
+  worker: async () => (await import('./worker.js')).workerCommand,
+  status: async () => (await import('./status.js')).statusCommand,
+  results: async () => (await import('./results.js')).resultsCommand,
+  cancel: async () => (await import('./cancel.js')).cancelCommand,
+  retry: async () => (await import('./retry.js')).retryCommand,
+  replan: async () => (await import('./replan.js')).replanCommand,
+  verify: async () => (await import('./verify.js')).verifyCommand,
+  dashboard: async () => (await import('./dashboard.js')).dashboardCommand,
+};
+
+export const commands: readonly Command[] = (
+  Object.keys(SUMMARIES) as Array<keyof typeof SUMMARIES>
+).map((name) => lazyCommand(name, SUMMARIES[name], MODULES[name]));
