@@ -19,6 +19,7 @@ import {
   containerEngine,
   docker,
   type ReadyEngine,
+  BUILD_MS,
 } from './src/container-engine.js';
 import { unitRecords } from './src/unit-records.js';
 import { until } from './src/wait.js';
@@ -26,8 +27,6 @@ import { until } from './src/wait.js';
 const engine = containerEngine();
 const NS = Array.from({ length: 13 }, (_, i) => i + 1);
 const GiB = 1024 ** 3;
-/** An image build on a busy 2-core machine takes minutes (the first one most). */
-const BUILD_MS = 15 * 60_000;
 const STEP_MS = 5 * 60_000;
 
 describe.skipIf(!engine)('when docker-compose.yml runs for real', () => {

@@ -5,15 +5,17 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, PipelineClient } from '@weak-queens/shared/client';
+import { PipelineClient } from '@weak-queens/shared/client';
 import { compileConfig, knownSums, QUEUE_NAMES } from '@weak-queens/shared/contracts';
 import { baselineN } from './src/baseline-counts.js';
 import {
+  BUILD_MS,
   buildProjectImage,
   containerEngine,
   docker,
-  PROJECT_IMAGE,
   type ReadyEngine,
+  runRedisContainer,
+  runWorkerContainer,
 } from './src/container-engine.js';
 import { keepTransferAt14x8 } from './src/transfer-at-14-8.js';
 import { unitRecords } from './src/unit-records.js';
@@ -21,7 +23,6 @@ import { until } from './src/wait.js';
 import { FAST_STALLS } from './src/worker-processes.js';
 
 const engine = containerEngine();
-const BUILD_MS = 15 * 60_000;
 
 describe.skipIf(!engine)('when workers run in containers on one container network', () => {
   const e = engine as ReadyEngine;
@@ -38,23 +39,7 @@ describe.skipIf(!engine)('when workers run in containers on one container networ
   beforeAll(async () => {
     await buildProjectImage(e);
     await docker(e, 'network', 'create', network);
-    const port = await freePort();
-    await docker(
-      e,
-      'run',
-      '-d',
-      '--name',
-      redisName,
-      '--network',
-      network,
-      '-p',
-      `127.0.0.1:${port}:6379`,
-      e.redisImage,
-      'redis-server',
-      '--save',
-      '',
-    );
-    url = `redis://127.0.0.1:${port}`;
+    url = await runRedisContainer(e, redisName, network);
     client = new PipelineClient(
       compileConfig({ REDIS_URL: url, WQ_PREFIX: prefix, WQ_RESULT_KEY: resultKey }),
     );
@@ -74,23 +59,7 @@ describe.skipIf(!engine)('when workers run in containers on one container networ
       LOG_LEVEL: 'warn',
       ...FAST_STALLS,
     };
-    for (const host of hosts) {
-      await docker(
-        e,
-        'run',
-        '-d',
-        '--init',
-        '--name',
-        host,
-        '--hostname',
-        host,
-        '--network',
-        network,
-        ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
-        PROJECT_IMAGE,
-        'worker',
-      );
-    }
+    for (const host of hosts) await runWorkerContainer(e, host, network, env);
     await until(
       'both worker containers to heartbeat',
       async () => {

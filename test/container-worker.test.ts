@@ -5,31 +5,21 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '@weak-queens/shared/client';
 import { QUEUE_NAMES } from '@weak-queens/shared/contracts';
 import {
+  BUILD_MS,
   buildProjectImage,
   containerEngine,
   docker,
   PROJECT_IMAGE,
   type ReadyEngine,
+  runRedisContainer,
+  runWorkerContainer,
 } from './src/container-engine.js';
-import { recordOneUnitPlan } from './src/one-unit-plan.js';
+import { addLongUnit } from './src/one-unit-plan.js';
 import { until } from './src/wait.js';
 
 const engine = containerEngine();
-const BUILD_MS = 15 * 60_000;
-
-/** Classic 16-queens as one unit: Q(16) = 14772512, a few seconds of DFS (as shutdown.test.ts). */
-const UNIT = {
-  n: 16,
-  depth: 15,
-  algorithm: 'dfs',
-  prefix: [],
-  weight: 1,
-  estimateSeconds: 3,
-  whole: true,
-};
 
 describe.skipIf(!engine)('when the image runs a worker container', () => {
   const e = engine as ReadyEngine;
@@ -50,22 +40,7 @@ describe.skipIf(!engine)('when the image runs a worker container', () => {
       ...env,
     };
     containers.push(name);
-    await docker(
-      e,
-      'run',
-      '-d',
-      '--init',
-      '--name',
-      name,
-      '--hostname',
-      name,
-      '--network',
-      network,
-      ...flags,
-      ...Object.entries(vars).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
-      PROJECT_IMAGE,
-      'worker',
-    );
+    await runWorkerContainer(e, name, network, vars, flags);
   }
 
   const inspect = (name: string, format: string): Promise<string> =>
@@ -74,24 +49,8 @@ describe.skipIf(!engine)('when the image runs a worker container', () => {
   beforeAll(async () => {
     await buildProjectImage(e);
     await docker(e, 'network', 'create', network);
-    const port = await freePort();
     containers.push(redisName);
-    await docker(
-      e,
-      'run',
-      '-d',
-      '--name',
-      redisName,
-      '--network',
-      network,
-      '-p',
-      `127.0.0.1:${port}:6379`,
-      e.redisImage,
-      'redis-server',
-      '--save',
-      '',
-    );
-    url = `redis://127.0.0.1:${port}`;
+    url = await runRedisContainer(e, redisName, network);
     queue = new Queue(QUEUE_NAMES.count, { connection: { url }, prefix });
     await queue.waitUntilReady();
   }, BUILD_MS);
@@ -189,12 +148,7 @@ describe.skipIf(!engine)('when the image runs a worker container', () => {
   });
 
   it('stops by itself on docker stop during a unit, handing it back for another', async () => {
-    const planId = await recordOneUnitPlan(url, prefix, 16, 15);
-    const job = await queue.add(
-      'unit',
-      { ...UNIT, planId, sweepId: 's-stop' },
-      { jobId: 'n16-d15', attempts: 1 },
-    );
+    const job = await addLongUnit(queue, url, prefix, 's-stop');
     const first = `wq-stop-${id}`;
     await runWorker(first, [], { WQ_SHUTDOWN_GRACE_MS: '200', WQ_CONCURRENCY: '1' });
     await until('the unit to start', async () => (await job.getState()) === 'active', 120_000, 50);

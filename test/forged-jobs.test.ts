@@ -13,7 +13,7 @@ import {
   KNOWN_S,
 } from '@weak-queens/shared/contracts';
 import { planUnits } from '@weak-queens/shared/kernel';
-import { pipelineFixture, type TestPipeline, until } from './src/index.js';
+import { failedReason, pipelineFixture, type TestPipeline, until } from './src/index.js';
 import { runWq } from './src/wq-cli.js';
 
 const redis = pipelineFixture();
@@ -36,20 +36,6 @@ function startWorkers(count: number): void {
 async function planIds(r: Redis, n: number, depth: number): Promise<string[]> {
   const keys = await r.keys(`${prefix}:plan:${n}:${depth}:*`);
   return keys.map((k) => k.split(':').pop() ?? '');
-}
-
-async function failedReason(queue: Queue, id: string): Promise<string> {
-  let reason = '';
-  await until(
-    `job ${id} to fail`,
-    async () => {
-      if ((await queue.getJobState(id)) !== 'failed') return false;
-      reason = (await queue.getJob(id))?.failedReason ?? '';
-      return true;
-    },
-    60_000,
-  );
-  return reason;
 }
 
 const S11 = KNOWN_S[10]!;

@@ -12,7 +12,7 @@ import {
   storeKeys,
   sumJobId,
 } from '@weak-queens/shared/contracts';
-import { baselineN, pipelineFixture, type TestPipeline, until } from './src/index.js';
+import { baselineN, failedReason, pipelineFixture, type TestPipeline, until } from './src/index.js';
 import { runWq } from './src/wq-cli.js';
 
 const redis = pipelineFixture();
@@ -21,20 +21,6 @@ const KEY = 'forged-results-test-key-0123456789';
 function open(label: string, env: Record<string, string> = {}): TestPipeline {
   const pipeline = redis.openPipeline(label, { env });
   return pipeline;
-}
-
-async function failedReason(queue: Queue, id: string): Promise<string> {
-  let reason = '';
-  await until(
-    `job ${id} to fail`,
-    async () => {
-      if ((await queue.getJobState(id)) !== 'failed') return false;
-      reason = (await queue.getJob(id))?.failedReason ?? '';
-      return true;
-    },
-    60_000,
-  );
-  return reason;
 }
 
 async function shownS(p: TestPipeline, n: number, env: Record<string, string> = {}) {

@@ -13,6 +13,7 @@ import { RedisServer } from '@weak-queens/producer';
 import { compileConfig, KNOWN_S } from '@weak-queens/shared/contracts';
 import {
   FAST_STALLS,
+  restartRedis,
   sleep,
   spawnWatched,
   startWorker,
@@ -75,10 +76,7 @@ describe('when Redis restarts while `wq sweep 1-11 --wait` runs', () => {
     } finally {
       await watcher.close();
     }
-    const port = server.port;
-    await server.stop();
-    await sleep(1500);
-    server = await RedisServer.start({ dir, port, appendOnly: true });
+    server = await restartRedis(server, dir);
 
     const run = await follower;
     expect(run.code, run.stderr).toBe(0);

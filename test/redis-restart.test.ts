@@ -10,7 +10,7 @@ import { RedisServer } from '@weak-queens/producer';
 import { compileConfig, KNOWN_S } from '@weak-queens/shared/contracts';
 import {
   FAST_STALLS,
-  sleep,
+  restartRedis,
   startWorker,
   stopWorkers,
   uniquePrefix,
@@ -55,10 +55,7 @@ describe('when Redis restarts in the middle of a sweep', () => {
       await watcher.close();
     }
 
-    const port = server.port;
-    await server.stop();
-    await sleep(1500);
-    server = await RedisServer.start({ dir, port, appendOnly: true });
+    server = await restartRedis(server, dir);
 
     const run = await follower;
     expect(run.code, run.stderr).toBe(0);

@@ -22,7 +22,7 @@ import {
   type TestRedis,
   uniquePrefix,
 } from './src/index.js';
-import { runWq } from './src/wq-cli.js';
+import { runWq, type WqRun } from './src/wq-cli.js';
 
 const NS = Array.from({ length: 10 }, (_, i) => i + 1);
 
@@ -58,6 +58,17 @@ describe('when results move from one Redis to another', () => {
   beforeAll(async () => {
     [source, target] = await Promise.all([startTestRedis(), startTestRedis()]);
   });
+
+  /** `wq <args>` against the target Redis under `keyPrefix`, with the key unless `env` says else. */
+  const onTarget = (
+    args: readonly string[],
+    keyPrefix: string,
+    env: Record<string, string> = keyed,
+  ): Promise<WqRun> => runWq(args, { url: target.url, prefix: keyPrefix, ...env });
+
+  /** S(1..10) as `wq results 1-10 --json` shows them from the target (null where missing). */
+  const shownSums = async (keyPrefix: string, env?: Record<string, string>): Promise<unknown[]> =>
+    objects((await onTarget(['results', '1-10', '--json'], keyPrefix, env)).stdout).map((l) => l.S);
 
   afterAll(async () => {
     await stopWorkers(workers);
@@ -102,26 +113,12 @@ describe('when results move from one Redis to another', () => {
       true,
     );
 
-    const imported = await runWq(['results', '--import', file], {
-      url: target.url,
-      prefix,
-      ...keyed,
-    });
+    const imported = await onTarget(['results', '--import', file], prefix);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toMatch(/^imported 10 S\(n\), 55 N\(n, D\), \d+ units/);
 
     // Complete there: the results, and a sweep that adds no job and begins no unit.
-    const shown = await runWq(['results', '1-10', '--json'], {
-      url: target.url,
-      prefix,
-      ...keyed,
-    });
-    expect(
-      shown.stdout
-        .trim()
-        .split('\n')
-        .map((l) => (JSON.parse(l) as { S: string }).S),
-    ).toEqual([...knownSums(NS).values()]);
+    expect(await shownSums(prefix)).toEqual([...knownSums(NS).values()]);
     const client = new PipelineClient(
       compileConfig({ REDIS_URL: target.url, WQ_PREFIX: prefix, WQ_RESULT_KEY: KEY }),
     );
@@ -135,11 +132,7 @@ describe('when results move from one Redis to another', () => {
     }
 
     // Imported again: every line is already there with the same value; nothing changes.
-    const again = await runWq(['results', '--import', file], {
-      url: target.url,
-      prefix,
-      ...keyed,
-    });
+    const again = await onTarget(['results', '--import', file], prefix);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/\(\d+ already stored with the same value\)/);
   });
@@ -165,11 +158,7 @@ describe('when results move from one Redis to another', () => {
     writeFileSync(badFile, bad.join('\n') + '\n');
 
     const fresh = uniquePrefix('transfer-bad');
-    const refused = await runWq(['results', '--import', badFile], {
-      url: target.url,
-      prefix: fresh,
-      ...keyed,
-    });
+    const refused = await onTarget(['results', '--import', badFile], fresh);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('import refused, nothing written');
     expect(refused.stderr).toContain('line 1: not JSON');
@@ -177,17 +166,7 @@ describe('when results move from one Redis to another', () => {
       `line ${d0 + 1}: N(10, 0) = 10000000001 disagrees with the published 10000000000`,
     );
     expect(refused.stderr).toContain(`line ${unitLine + 1}: problem: "chess" is not allowed`);
-    const shown = await runWq(['results', '1-10', '--json'], {
-      url: target.url,
-      prefix: fresh,
-      ...keyed,
-    });
-    expect(
-      shown.stdout
-        .trim()
-        .split('\n')
-        .every((l) => (JSON.parse(l) as { S: unknown }).S === null),
-    ).toBe(true);
+    expect(await shownSums(fresh)).toEqual(NS.map(() => null));
 
     // A value that conflicts with the store: the target holds the good sweep under `prefix`.
     const conflicting = good.map((l) => {
@@ -206,11 +185,7 @@ describe('when results move from one Redis to another', () => {
     });
     const conflictFile = join(dir, 'conflict.jsonl');
     writeFileSync(conflictFile, conflicting.join('\n') + '\n');
-    const conflict = await runWq(['results', '--import', conflictFile], {
-      url: target.url,
-      prefix,
-      ...keyed,
-    });
+    const conflict = await onTarget(['results', '--import', conflictFile], prefix);
     expect(conflict.code).toBe(2);
     expect(conflict.stderr).toMatch(
       /line \d+: unit \S+ of N\(9, 3\) is \d+ here but \d+ in the store/,
@@ -219,28 +194,16 @@ describe('when results move from one Redis to another', () => {
 
   it('without the key, imports no N(n, D) or S(n) unless told --trust, then exactly', async () => {
     const unkeyed = uniquePrefix('transfer-unkeyed');
-    const refused = await runWq(['results', '--import', file], {
-      url: target.url,
-      prefix: unkeyed,
-    });
+    const refused = await onTarget(['results', '--import', file], unkeyed, {});
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(
       "not authenticated (WQ_RESULT_KEY is not set here): set WQ_RESULT_KEY to the exporting store's key, or import with --trust",
     );
     expect(refused.stderr.split('\n').filter((l) => l.includes('Error:'))).toEqual([]);
 
-    const trusted = await runWq(['results', '--import', file, '--trust'], {
-      url: target.url,
-      prefix: unkeyed,
-    });
+    const trusted = await onTarget(['results', '--import', file, '--trust'], unkeyed, {});
     expect(trusted.code, trusted.stderr).toBe(0);
-    const shown = await runWq(['results', '1-10', '--json'], { url: target.url, prefix: unkeyed });
-    expect(
-      shown.stdout
-        .trim()
-        .split('\n')
-        .map((l) => (JSON.parse(l) as { S: string }).S),
-    ).toEqual([...knownSums(NS).values()]);
+    expect(await shownSums(unkeyed, {})).toEqual([...knownSums(NS).values()]);
   });
 
   it('refuses a file that moves 1000 from N(10, 5) to N(10, 6) with S(10) unchanged', async () => {
@@ -266,22 +229,15 @@ describe('when results move from one Redis to another', () => {
     const shiftedFile = join(dir, 'shifted.jsonl');
     writeFileSync(shiftedFile, shifted.map((l) => JSON.stringify(l)).join('\n') + '\n');
     const fresh = uniquePrefix('transfer-shifted');
-    const withKey = await runWq(['results', '--import', shiftedFile], {
-      url: target.url,
-      prefix: fresh,
-      ...keyed,
-    });
+    const withKey = await onTarget(['results', '--import', shiftedFile], fresh);
     expect(withKey.code).toBe(2);
     expect(withKey.stderr).toContain(
       'its MAC does not verify under this WQ_RESULT_KEY (forged, or another key)',
     );
-    const withoutKey = await runWq(['results', '--import', shiftedFile], {
-      url: target.url,
-      prefix: fresh,
-    });
+    const withoutKey = await onTarget(['results', '--import', shiftedFile], fresh, {});
     expect(withoutKey.code).toBe(2);
     expect(withoutKey.stderr).toContain('not authenticated (WQ_RESULT_KEY is not set here)');
-    const shown = await runWq(['results', '10', '--json'], { url: target.url, prefix: fresh });
+    const shown = await onTarget(['results', '10', '--json'], fresh, {});
     expect((JSON.parse(shown.stdout.trim()) as { S: unknown }).S).toBeNull();
   });
 
@@ -301,22 +257,14 @@ describe('when results move from one Redis to another', () => {
     const partialFile = join(dir, 'partial.jsonl');
     writeFileSync(partialFile, partial.map((l) => JSON.stringify(l)).join('\n') + '\n');
     const fresh = uniquePrefix('transfer-partial');
-    const imported = await runWq(['results', '--import', partialFile], {
-      url: target.url,
-      prefix: fresh,
-      ...keyed,
-    });
+    const imported = await onTarget(['results', '--import', partialFile], fresh);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toContain(
       `; ${partial.length} units unverified (no MAC this store verifies): each is counted again before it enters a sum`,
     );
 
     workers = [startWorker({ url: target.url, prefix: fresh, env: keyed })];
-    const swept = await runWq(['sweep', '9', '--wait', '--json'], {
-      url: target.url,
-      prefix: fresh,
-      ...keyed,
-    });
+    const swept = await onTarget(['sweep', '9', '--wait', '--json'], fresh);
     await stopWorkers(workers);
     expect(swept.code, swept.stderr).toBe(0);
     const client = new PipelineClient(

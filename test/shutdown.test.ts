@@ -17,30 +17,11 @@ import {
   stopWorkers,
   type TestRedis,
   uniquePrefix,
-  recordOneUnitPlan,
+  addLongUnit,
   pipelineFixture,
+  until,
 } from './src/index.js';
 import { wqBinary } from './src/wq-cli.js';
-
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** Classic 16-queens as one unit: Q(16) = 14772512, a few seconds of DFS (its plan recorded). */
-const UNIT = {
-  sweepId: 's-signals',
-  n: 16,
-  depth: 15,
-  algorithm: 'dfs',
-  prefix: [],
-  weight: 1,
-  estimateSeconds: 3,
-  whole: true,
-};
 
 describe('when a worker receives SIGTERM during a unit', () => {
   const redis = pipelineFixture({ closeAfter: 'all' });
@@ -56,14 +37,7 @@ describe('when a worker receives SIGTERM during a unit', () => {
   });
 
   it('hands the unit back and a second worker finishes it exactly', async () => {
-    // Classic 16-queens as one unit: Q(16) = 14772512, a few seconds of DFS (Q(15) now takes
-    // under a second, too short to catch the worker in the middle). Its plan is recorded first.
-    const planId = await recordOneUnitPlan(redis.url, prefix, 16, 15);
-    const job = await queue.add(
-      'unit',
-      { ...UNIT, planId, sweepId: 's-sigterm' },
-      { jobId: 'n16-d15', attempts: 1 },
-    );
+    const job = await addLongUnit(queue, redis.url, prefix, 's-sigterm');
     const first = startWorker({
       url: redis.url,
       prefix,
@@ -123,8 +97,7 @@ describe('when a worker or its `wq worker` wrapper gets SIGHUP or dies', () => {
     const prefix = uniquePrefix(label);
     const queue = new Queue(QUEUE_NAMES.count, { connection: { url: redis.url }, prefix });
     opened.push({ prefix, queue });
-    const planId = await recordOneUnitPlan(redis.url, prefix, UNIT.n, UNIT.depth);
-    const job = await queue.add('unit', { ...UNIT, planId }, { jobId: 'n16-d15', attempts: 1 });
+    const job = await addLongUnit(queue, redis.url, prefix, 's-signals');
     const process = start(prefix);
     await until('the unit to start', async () => (await job.getState()) === 'active');
     const pid = pidOfWorkerName((await queue.getJob('n16-d15'))?.processedBy);

@@ -8,20 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { dashboardUrl, exitOf, spawnDashboardProcess } from '@weak-queens/producer';
 import { QUEUE_NAMES, storeKeys } from '@weak-queens/shared/contracts';
 import { parseSweepRecord } from '@weak-queens/shared/client';
-import { pipelineFixture, recordOneUnitPlan, startWorker, until } from './src/index.js';
+import { addLongUnit, pipelineFixture, startWorker, until } from './src/index.js';
 import { wqBinary } from './src/wq-cli.js';
-
-/** Classic 16-queens as one DFS unit: a few seconds, long enough to signal the worker mid-way. */
-const UNIT = {
-  sweepId: 's-quit',
-  n: 16,
-  depth: 15,
-  algorithm: 'dfs',
-  prefix: [],
-  weight: 1,
-  estimateSeconds: 3,
-  whole: true,
-};
 
 const redis = pipelineFixture();
 
@@ -31,8 +19,7 @@ describe.each(['SIGQUIT', 'SIGUSR2'] as const)('when a worker gets %s mid-unit',
     const { prefix } = pipeline;
     const queue = new Queue(QUEUE_NAMES.count, { connection: { url: redis.url }, prefix });
     pipeline.defer(() => queue.close());
-    const planId = await recordOneUnitPlan(redis.url, prefix, UNIT.n, UNIT.depth);
-    const job = await queue.add('unit', { ...UNIT, planId }, { jobId: 'n16-d15', attempts: 1 });
+    const job = await addLongUnit(queue, redis.url, prefix, 's-quit');
     const logs: Record<string, unknown>[] = [];
     const worker = startWorker({
       url: redis.url,

@@ -5,6 +5,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import {
   type CountQueues,
   createRedis,
+  fulfilsWithin,
   type Logger,
   type RedisClient,
   redisOptions,
@@ -12,7 +13,6 @@ import {
 } from '@weak-queens/shared/client';
 import { QUEUE_NAMES, type WqConfig } from '@weak-queens/shared/contracts';
 import { mergeExpositions } from './exposition.js';
-import { fulfilsWithin } from '@weak-queens/shared/cli';
 
 /** How long closing waits for Redis before it cuts the event streams. */
 const CLOSE_MS = 1000;

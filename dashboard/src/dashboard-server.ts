@@ -10,11 +10,11 @@ import type { Queue } from 'bullmq';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import {
   type CountQueues,
+  fulfilsWithin,
   isConnectionError,
   type RedisClient,
   RedisUnavailableError,
 } from '@weak-queens/shared/client';
-import { fulfilsWithin } from '@weak-queens/shared/cli';
 import {
   InvalidInputError,
   QUEUE_NAMES,
@@ -242,8 +242,6 @@ function toHttpError(err: unknown): HttpError {
   // Redis went away while the request was being served: not the caller's fault, nor a bug.
   if (err instanceof RedisUnavailableError || isConnectionError(err)) return redisUnavailable();
   if (err instanceof InvalidInputError) {
-    // The pipeline client reports an unreachable Redis as a bad REDIS_URL: not the caller's fault.
-    if (err.field === 'REDIS_URL') return redisUnavailable();
     return new HttpError(400, 'invalid_input', err.message, err.field, err.allowed);
   }
   if (err instanceof WeakQueensError) return new HttpError(400, 'invalid_input', err.message);

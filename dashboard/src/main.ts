@@ -7,7 +7,7 @@ import {
   parseCommandLine,
   reportFailure,
   UsageError,
-} from '@weak-queens/shared/cli';
+} from '@weak-queens/shared/process';
 import { createLogger, probeRedis, RedisUnavailableError } from '@weak-queens/shared/client';
 import { parseLogLevel } from '@weak-queens/shared/contracts';
 import { dashboardOptionsFromEnv } from './dashboard-options.js';

@@ -1,5 +1,5 @@
 // Entry point of `npm start`: its command line (the same framework as `wq`), the embedded
-// pipeline, and the exit code by the one policy of @weak-queens/shared/cli.
+// pipeline, and the exit code by the one policy of @weak-queens/shared/process.
 import {
   type CommandDefinition,
   commandHelp,
@@ -10,7 +10,7 @@ import {
   parseIntegerOption,
   reportFailure,
   wantsHelp,
-} from '@weak-queens/shared/cli';
+} from '@weak-queens/shared/process';
 import { parseNSpec } from '@weak-queens/shared/contracts';
 import { STOP_SIGNALS } from './embedded/worker-process.js';
 import { staysUp } from './embedded/stays-up.js';

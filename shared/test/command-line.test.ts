@@ -11,10 +11,10 @@ import {
   UsageError,
   wantsHelp,
   WorkFailedError,
-} from '../src/cli/index.js';
+} from '../src/process/index.js';
 import { InvalidInputError } from '../src/kernel/errors.js';
 import { RedisUnavailableError } from '../src/client/redis-probe.js';
-import { SweepFailedError } from '../src/client/sweep-failed-error.js';
+import { SweepFailedError } from '../src/client/errors.js';
 
 const TRY = {
   name: 'wq try',

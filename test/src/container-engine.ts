@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
+import { freePort } from '@weak-queens/shared/client';
 
 export type ContainerEngine =
   | {
@@ -140,6 +141,9 @@ export class ComposeProject {
   }
 }
 
+/** How long a test may wait for an image build: minutes on a busy 2-core machine, the first most. */
+export const BUILD_MS = 15 * 60_000;
+
 /** The image every role runs, as docker-compose.yml tags it. */
 export const PROJECT_IMAGE = 'weak-queens:local';
 
@@ -163,4 +167,58 @@ export function buildProjectImage(engine: ReadyEngine): Promise<void> {
     if (run.code !== 0) throw new Error(`docker build exited ${run.code}: ${run.stderr.trim()}`);
   });
   return built;
+}
+
+/**
+ * A Redis container named `name` on `network` (no snapshots), its port published on a free
+ * loopback port of this host; resolves to its URL from here (containers reach it by its name).
+ */
+export async function runRedisContainer(
+  engine: ReadyEngine,
+  name: string,
+  network: string,
+): Promise<string> {
+  const port = await freePort();
+  await docker(
+    engine,
+    'run',
+    '-d',
+    '--name',
+    name,
+    '--network',
+    network,
+    '-p',
+    `127.0.0.1:${port}:6379`,
+    engine.redisImage,
+    'redis-server',
+    '--save',
+    '',
+  );
+  return `redis://127.0.0.1:${port}`;
+}
+
+/** A worker container of the project image, host name `name`, with `env` and extra run flags. */
+export async function runWorkerContainer(
+  engine: ReadyEngine,
+  name: string,
+  network: string,
+  env: Readonly<Record<string, string>>,
+  flags: readonly string[] = [],
+): Promise<void> {
+  await docker(
+    engine,
+    'run',
+    '-d',
+    '--init',
+    '--name',
+    name,
+    '--hostname',
+    name,
+    '--network',
+    network,
+    ...flags,
+    ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
+    PROJECT_IMAGE,
+    'worker',
+  );
 }

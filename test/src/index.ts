@@ -9,6 +9,8 @@ export {
   type TestWorkerOptions,
 } from './worker-processes.js';
 export { until, sleep } from './wait.js';
+export { restartRedis } from './restart-redis.js';
+export { failedReason } from './failed-reason.js';
 export { spawnWatched, type WatchedChild } from './watched-child.js';
 export {
   pipelineFixture,
@@ -27,7 +29,7 @@ export {
   openFaultPipeline,
 } from './fault-pipeline.js';
 export { keepTransferAt14x8 } from './transfer-at-14-8.js';
-export { recordOneUnitPlan } from './one-unit-plan.js';
+export { addLongUnit, recordOneUnitPlan } from './one-unit-plan.js';
 export {
   runChaosSoak,
   FAULT_KINDS,

@@ -1,5 +1,6 @@
 // Fault tests that put one long unit in the queue by hand must record its plan first: workers
 // count only units of a recorded plan. Here: the whole (n, D) as one DFS unit.
+import type { Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { planIdOf } from '@weak-queens/shared/contracts';
 import { ResultStore } from '@weak-queens/shared/client';
@@ -24,4 +25,30 @@ export async function recordOneUnitPlan(
     redis.disconnect();
   }
   return planId;
+}
+
+/**
+ * Queues classic 16-queens as one DFS unit, N(16, 15) (Q(16) = 14772512), as job `n16-d15` with
+ * one attempt, its plan recorded first: a few seconds of counting, long enough to signal or stop
+ * a worker in the middle of it (Q(15) takes under a second now, too short to catch).
+ */
+export async function addLongUnit(
+  queue: Queue,
+  redisUrl: string,
+  prefix: string,
+  sweepId: string,
+): Promise<Job> {
+  const planId = await recordOneUnitPlan(redisUrl, prefix, 16, 15);
+  const unit = {
+    sweepId,
+    n: 16,
+    depth: 15,
+    algorithm: 'dfs',
+    prefix: [],
+    weight: 1,
+    estimateSeconds: 3,
+    whole: true,
+    planId,
+  };
+  return queue.add('unit', unit, { jobId: 'n16-d15', attempts: 1 });
 }

@@ -8,7 +8,7 @@ import {
   reportFailure,
   WORKER_COMMAND_LINE,
   workerConcurrency,
-} from '@weak-queens/shared/cli';
+} from '@weak-queens/shared/process';
 import { compileConfig } from '@weak-queens/shared/contracts';
 import { createLogger } from '@weak-queens/shared/client';
 import { startWorkerService, type WorkerService } from './worker-service.js';

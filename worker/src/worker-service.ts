@@ -7,6 +7,7 @@ import {
   bullConnection,
   ClassicResultStore,
   createRedis,
+  fulfilsWithin,
   isConnectionError,
   type RedisClient,
   ResultStore,
@@ -21,7 +22,6 @@ import {
   countQueueNames,
   QUEUE_NAMES,
 } from '@weak-queens/shared/contracts';
-import { fulfilsWithin } from '@weak-queens/shared/cli';
 import { ClassicThreads, KernelPool } from '@weak-queens/shared/kernel';
 import { createAggregateProcessor } from './aggregate-processor.js';
 import { createCountProcessor } from './count-processor.js';

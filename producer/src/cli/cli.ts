@@ -1,8 +1,13 @@
 // The `wq` dispatcher: picks the command, answers --help everywhere, and turns every failure into
-// one line on stderr and an exit code by the one policy of @weak-queens/shared/cli (0 ok, 1 the
+// one line on stderr and an exit code by the one policy of @weak-queens/shared/process (0 ok, 1 the
 // work failed, 2 bad command line or setup, 130 interrupted), never a stack trace.
-import { InvalidInputError } from '@weak-queens/shared/contracts';
-import { EXIT_OK, reportFailure, UsageError, wantsHelp } from '@weak-queens/shared/cli';
+import {
+  EXIT_OK,
+  InvalidInputError,
+  reportFailure,
+  UsageError,
+  wantsHelp,
+} from '@weak-queens/shared/process';
 import type { Command } from './command.js';
 
 export interface CliOptions {
@@ -37,11 +42,11 @@ export class Cli {
       const topic = args[0];
       if (topic === undefined) return this.print(this.help());
       const command = this.find(topic);
-      return command ? this.print(command.help) : this.fail('wq', this.unknownCommand(topic));
+      return command ? this.printHelp(command) : this.fail('wq', this.unknownCommand(topic));
     }
     const command = this.find(name);
     if (!command) return this.fail('wq', this.unknownCommand(name));
-    if (wantsHelp(args)) return this.print(command.help);
+    if (wantsHelp(args)) return this.printHelp(command);
     try {
       return await command.run(args);
     } catch (error) {
@@ -80,6 +85,10 @@ export class Cli {
   private print(text: string): number {
     this.stdout.write(`${text}\n`);
     return EXIT_OK;
+  }
+
+  private async printHelp(command: Command): Promise<number> {
+    return this.print(await command.help());
   }
 
   private fail(prefix: string, error: unknown): number {

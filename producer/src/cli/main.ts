@@ -4,7 +4,7 @@
 // (exit at once, worker threads included) is the graceful close, and a handler could not run
 // anyway while an in-process count (--threads 1) keeps the event loop busy. SIGQUIT and SIGUSR2
 // are made to end it as SIGTERM does (a submission in progress is left recorded as interrupted).
-import { EXIT_FAILED, endOnQuitLikeTerm } from '@weak-queens/shared/cli';
+import { EXIT_FAILED, endOnQuitLikeTerm } from '@weak-queens/shared/process';
 import { createCli } from './cli.js';
 import { commands } from './commands/index.js';
 

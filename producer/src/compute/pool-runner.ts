@@ -2,7 +2,7 @@
 // each, and a big window-transfer unit on a team of every thread (the transfer does not split
 // into units, so it would otherwise be one thread's long tail).
 import { KernelPool, type WorkUnit } from '@weak-queens/shared/kernel';
-import { UnitFailedError } from './unit-failed-error.js';
+import { UnitFailedError } from '../errors.js';
 import type { UnitEvents, UnitRunner } from './unit-runner.js';
 
 /** Below this estimate a transfer costs about as much to start a team for as to count. */

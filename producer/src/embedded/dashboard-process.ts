@@ -4,13 +4,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { WeakQueensError } from '@weak-queens/shared/contracts';
+import { DashboardMissingError } from '../errors.js';
 import { type NodeProcessOptions, spawnNodeEntry } from './worker-process.js';
-
-/** The dashboard is not installed or not built. */
-export class DashboardMissingError extends WeakQueensError {
-  readonly retryable = false;
-}
 
 /** The dashboard package's process entry (`@weak-queens/dashboard/main`, its dist/main.js). */
 export function dashboardEntry(): string {

@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { compileConfig } from '@weak-queens/shared/contracts';
 import { type Logger, waitForRedis } from '@weak-queens/shared/client';
-import { InterruptedError } from '@weak-queens/shared/cli';
+import { InterruptedError } from '@weak-queens/shared/process';
 import { followSweep, submitSweep } from '../cli/follow.js';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { startEmbeddedDashboard } from './dashboard-process.js';

@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { freePort } from '@weak-queens/shared/client';
-import { WeakQueensError } from '@weak-queens/shared/contracts';
+import { RedisServerError } from '../errors.js';
 
 export interface RedisServerOptions {
   /** Data directory (AOF and logs); created if missing. */
@@ -19,11 +19,6 @@ export interface RedisServerOptions {
    * `--maxmemory-policy allkeys-lru`, `--replicaof 127.0.0.1 <port>`).
    */
   readonly extraArgs?: readonly string[];
-}
-
-/** redis-server is missing or would not start. */
-export class RedisServerError extends WeakQueensError {
-  readonly retryable = false;
 }
 
 export class RedisServer {

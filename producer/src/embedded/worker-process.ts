@@ -2,7 +2,7 @@
 // never imports the worker package: it resolves the worker's entry file and runs it with node.
 import { type ChildProcess, spawn, type StdioOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { STOP_SIGNALS } from '@weak-queens/shared/cli';
+import { STOP_SIGNALS } from '@weak-queens/shared/process';
 
 /** The worker package's process entry (`@weak-queens/worker/main`, i.e. its dist/main.js). */
 export function workerEntry(): string {
@@ -54,8 +54,8 @@ export function exitOf(child: ChildProcess): Promise<number> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
 }
 
-/** The signals every process here treats as "close gracefully" (one list, in shared/cli). */
-export { STOP_SIGNALS } from '@weak-queens/shared/cli';
+/** The signals every process here treats as "close gracefully" (one list, in @weak-queens/shared/process). */
+export { STOP_SIGNALS } from '@weak-queens/shared/process';
 
 /**
  * Waits for a child that runs a whole command (`wq worker`, `wq dashboard`), forwarding

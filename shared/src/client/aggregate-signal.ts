@@ -6,7 +6,7 @@
 import { QueueEvents } from 'bullmq';
 import { QUEUE_NAMES, type WqConfig } from '../contracts/index.js';
 import { redisOptions } from './connection.js';
-import { fulfilsWithin } from '../cli/fulfils-within.js';
+import { fulfilsWithin } from './fulfils-within.js';
 
 /** How long a close may wait for Redis before the connection is cut. */
 const CLOSE_MS = 1000;

@@ -15,14 +15,13 @@ import {
 } from '../contracts/index.js';
 import { classicUnitKey, classicUnits } from '../kernel/index.js';
 import type { ClassicResultStore } from './classic-result-store.js';
+import { ImportRefusedError, type RefusedLine } from './errors.js';
 import { classicResultMessage, classicUnitMessage } from './result-seal.js';
 import {
   authenticity,
   eachLine,
   FORGED,
   type ImportOptions,
-  ImportRefusedError,
-  type RefusedLine,
   transferFields,
   unsealedReason,
 } from './result-transfer.js';

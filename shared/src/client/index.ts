@@ -23,7 +23,13 @@ export {
   type SweepProgress,
   type UnfitUnit,
 } from './sweep-progress-reader.js';
-export { SweepFailedError } from './sweep-failed-error.js';
+export {
+  duration,
+  HugeSweepError,
+  ImportRefusedError,
+  type RefusedLine,
+  SweepFailedError,
+} from './errors.js';
 export { resultsCsv, resultsJsonLine } from './result-formats.js';
 export {
   type ClusterDescription,
@@ -66,7 +72,6 @@ export {
   type Disagreement,
   type StoredSize,
 } from './result-store.js';
-export { duration, HugeSweepError } from './huge-sweep-error.js';
 export { estimateSweepSeconds, type SweepEstimateOptions } from './sweep-estimate.js';
 export {
   CLOCK_SKEW_WARN_MS,
@@ -100,13 +105,12 @@ export {
 } from './redis-probe.js';
 export { OutageRider, type OutageRiderOptions, outageReason } from './outage-rider.js';
 export { freePort } from './free-port.js';
+export { fulfilsWithin } from './fulfils-within.js';
 export { createLogger, type Logger, type LoggerOptions } from './logger.js';
 export {
   exportResults,
   importResults,
-  ImportRefusedError,
   type ImportSummary,
-  type RefusedLine,
   type TransferLine,
   TRANSFER_PROBLEM,
 } from './result-transfer.js';

@@ -21,7 +21,7 @@ import { type Disagreement, ResultStore } from './result-store.js';
 import { type SweepRecord, SweepRegistry, type WorkerInfo } from './sweep-registry.js';
 import { bullConnection } from './connection.js';
 import { OutageRider } from './outage-rider.js';
-import { fulfilsWithin } from '../cli/fulfils-within.js';
+import { fulfilsWithin } from './fulfils-within.js';
 import { CountQueues } from './count-queues.js';
 import { advertisedMemory, type UnitRouting, unitRouting } from './unit-routing.js';
 import { type ClusterDescription, clusterMemory, planForCluster } from './cluster-plan.js';
@@ -32,8 +32,7 @@ import { type ClassicResult, classicSumJobId } from '../contracts/classic-jobs.j
 import { AggregateSignal } from './aggregate-signal.js';
 import { SubmitLock } from './submit-lock.js';
 import { resultSealOf } from './result-seal.js';
-import { SweepFailedError } from './sweep-failed-error.js';
-import { HugeSweepError } from './huge-sweep-error.js';
+import { HugeSweepError, SweepFailedError } from './errors.js';
 import { estimateSweepSeconds } from './sweep-estimate.js';
 import {
   type SweepProgress,

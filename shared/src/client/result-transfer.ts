@@ -15,8 +15,8 @@ import {
   type Problem,
   PROBLEMS,
   type UnitResult,
-  WeakQueensError,
 } from '../contracts/index.js';
+import { ImportRefusedError, type RefusedLine } from './errors.js';
 import { MAX_N } from '../kernel/index.js';
 import type { ResultStore } from './result-store.js';
 import { depthMessage, type ResultSeal, sumMessage, unitMessage } from './result-seal.js';
@@ -28,23 +28,6 @@ export type TransferLine =
   | ({ readonly problem: 'weak' } & UnitResult)
   | ({ readonly problem: 'weak' } & DepthResult)
   | ({ readonly problem: 'weak'; readonly kind: 'sum' } & CompletionRecord);
-
-/** A refused line: its number in the file (from 1) and why. */
-export interface RefusedLine {
-  readonly line: number;
-  readonly reason: string;
-}
-
-/** The file was refused: nothing was written. */
-export class ImportRefusedError extends WeakQueensError {
-  readonly retryable = false;
-  constructor(readonly refused: readonly RefusedLine[]) {
-    super(
-      `import refused, nothing written: ${refused.length} bad line${refused.length === 1 ? '' : 's'}` +
-        ` (first: line ${refused[0]?.line}: ${refused[0]?.reason})`,
-    );
-  }
-}
 
 export interface ImportSummary {
   readonly units: number;

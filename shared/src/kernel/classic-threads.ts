@@ -11,8 +11,7 @@ import {
   type ClassicUnit,
   classicUnits,
 } from './classic-units.js';
-import { InvalidInputError } from './errors.js';
-import { KernelError } from './kernel-error.js';
+import { InvalidInputError, KernelError } from './errors.js';
 
 /** A counted unit, when and how long the thread counted it, and which thread it was. */
 export interface ClassicRun extends ClassicTotals {

@@ -45,6 +45,35 @@ export class InterruptedError extends WeakQueensError {
   }
 }
 
+// The kernel pool's own failures: not WeakQueensErrors, because what they say is about a thread
+// and a unit, never about an input or Redis.
+
+/**
+ * A unit the kernel pool could not count (the kernel threw, its thread died, or it ran past its
+ * work bound), with whether another attempt can help.
+ */
+export class KernelError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = 'KernelError';
+  }
+}
+
+/**
+ * Thrown into a running or waiting unit when its kernel pool is handed back or closed (the worker
+ * shutting down) before the unit could finish: the unit was interrupted on purpose, and its job
+ * goes back to the queue without losing an attempt.
+ */
+export class HandBackError extends Error {
+  constructor() {
+    super('worker is shutting down: unit handed back');
+    this.name = 'HandBackError';
+  }
+}
+
 /** Echoed values are cut to this many characters, so an error stays one readable line. */
 export const MAX_ECHO_CHARS = 80;
 

@@ -1,7 +1,14 @@
 // @weak-queens/shared/kernel: the counting kernel, pure functions over numbers. It imports only
 // itself and node: built-ins (a lint rule and a test keep it so), so a kernel thread or
 // `wq compute` never loads a Redis client or a logger.
-export { WeakQueensError, InvalidInputError, MAX_ECHO_CHARS, truncate } from './errors.js';
+export {
+  HandBackError,
+  InvalidInputError,
+  KernelError,
+  MAX_ECHO_CHARS,
+  truncate,
+  WeakQueensError,
+} from './errors.js';
 export { MAX_N, assertBoard, assertLegalPrefix, assertLegalUnit, middleStart } from './board.js';
 export type { ProgressCallback } from './progress.js';
 export {
@@ -65,5 +72,3 @@ export {
   WHOLE_MACHINE_BYTES,
   WHOLE_MACHINE_SECONDS,
 } from './kernel-pool.js';
-export { HandBackError } from './hand-back-error.js';
-export { KernelError } from './kernel-error.js';

@@ -3,9 +3,7 @@
 // team of as many threads as the pool has slots. The main thread stays free (BullMQ renews job
 // locks there; `wq compute` draws its progress bar there).
 import { Worker } from 'node:worker_threads';
-import { InvalidInputError, WeakQueensError } from './errors.js';
-import { HandBackError } from './hand-back-error.js';
-import { KernelError } from './kernel-error.js';
+import { HandBackError, InvalidInputError, KernelError, WeakQueensError } from './errors.js';
 import type { ThreadReply } from './kernel-thread.js';
 import { planUnits, type WorkUnit } from './plan.js';
 import { SlotGate } from './slot-gate.js';

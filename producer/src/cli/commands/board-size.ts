@@ -4,7 +4,7 @@ import {
   integerRange,
   parseIntegerOption,
   type PositionalDefinition,
-} from '@weak-queens/shared/cli';
+} from '@weak-queens/shared/process';
 
 export const BOARD_SIZE: PositionalDefinition = {
   name: 'n',

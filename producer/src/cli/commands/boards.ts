@@ -1,7 +1,11 @@
 // wq boards <n>: streams the classic solutions, stopping at a limit unless asked for all.
 import { formatBoard, listBoards } from '@weak-queens/shared/kernel';
-import { InvalidInputError } from '@weak-queens/shared/contracts';
-import { integerRange, parseIntegerOption, UsageError } from '@weak-queens/shared/cli';
+import {
+  integerRange,
+  InvalidInputError,
+  parseIntegerOption,
+  UsageError,
+} from '@weak-queens/shared/process';
 import { defineCommand } from '../command.js';
 import { LineWriter } from '../line-writer.js';
 import { BOARD_SIZE, parseBoardSize } from './board-size.js';
@@ -13,8 +17,6 @@ const FORMATS = ['ascii', 'json'] as const;
 
 export const boards = defineCommand(
   {
-    name: 'wq boards',
-    summary: 'list the classic n-queens solutions (first 100 unless asked for more)',
     description: 'Lists the classic n-queens solutions in lexicographic order of their columns.',
     positionals: [BOARD_SIZE],
     options: {

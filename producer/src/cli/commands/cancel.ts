@@ -1,12 +1,9 @@
 // `wq cancel <sweep>`: remove a sweep's unfinished work from the queues.
 import { defineCommand } from '../command.js';
-import { withPipelineClient } from '../pipeline-connection.js';
 import { SWEEP_ID, sweepIdOf } from './n-spec.js';
 
 export const cancelCommand = defineCommand(
   {
-    name: 'wq cancel',
-    summary: "remove a sweep's unfinished jobs (stored results are kept)",
     description: `Waiting jobs are removed at once; units already running finish (their values are kept) and
 their parents are removed after them (up to 60 s). Exit 1 when some n is still running.
 Weak and classic sweeps alike.`,
@@ -15,6 +12,7 @@ Weak and classic sweeps alike.`,
   },
   async ({ positionals }) => {
     const id = sweepIdOf(positionals);
+    const { withPipelineClient } = await import('../pipeline-connection.js');
     return withPipelineClient('cancel', async (client) => {
       await client.ping();
       const { removed, left } = await client.cancel(id);

@@ -17,8 +17,6 @@ export async function localClassicTotals(n: number): Promise<{ boards: bigint; c
 
 export const classic = defineCommand(
   {
-    name: 'wq classic',
-    summary: 'the classic n-queens count Q(n) (OEIS A000170)',
     description: `Prints Q(n), the number of ways to place n non-attacking ordinary queens on an n×n board
 (the weak-queens count N(n, n-1)). It counts one board of each class of pre-placed outer
 rows and columns under the 8 symmetries, on every core of this machine.`,

@@ -1,8 +1,7 @@
 // wq compute <ns>: N(n, D) for every D and S(n), in this thread or on k worker threads.
 import { availableParallelism } from 'node:os';
 import { ALGORITHM_CHOICES, parseAlgorithm, MAX_N } from '@weak-queens/shared/kernel';
-import { parseNSpec } from '@weak-queens/shared/contracts';
-import { integerRange, parseIntegerOption } from '@weak-queens/shared/cli';
+import { integerRange, parseIntegerOption } from '@weak-queens/shared/process';
 import type { SizeResult } from '../../compute/size-totals.js';
 import { defineCommand } from '../command.js';
 import { ProgressBar } from '../progress-bar.js';
@@ -13,8 +12,6 @@ const MAX_THREADS = 1024;
 
 export const compute = defineCommand(
   {
-    name: 'wq compute',
-    summary: 'exact N(n, D) for every attack depth D, and S(n)',
     description: `Counts N(n, D), the placements of one queen per row on an n×n board whose queens attack
 vertically and diagonally only up to D rows away, for every D from 0 to n-1, and their sum S(n).`,
     positionals: [
@@ -52,6 +49,7 @@ Examples:
   wq compute 4,6,10-12 --algorithm dfs --threads 2`,
   },
   async ({ values, positionals }) => {
+    const { parseNSpec } = await import('@weak-queens/shared/contracts');
     const ns = parseNSpec(positionals[0] ?? '');
     const algorithm = parseAlgorithm(values.algorithm);
     const threads =

@@ -2,7 +2,7 @@
 // @weak-queens/dashboard, so this checks the command line the dashboard process shares
 // (DASHBOARD_COMMAND_LINE) and runs its entry file with node, forwarding signals so Ctrl-C and
 // SIGTERM close it gracefully.
-import { DASHBOARD_COMMAND_LINE } from '@weak-queens/shared/cli';
+import { DASHBOARD_COMMAND_LINE } from '@weak-queens/shared/process';
 import { runForwardingSignals } from '../../embedded/worker-process.js';
 import { spawnDashboardProcess } from '../../embedded/dashboard-process.js';
 import { defineCommand } from '../command.js';

@@ -1,6 +1,5 @@
 // The <ns> of the pipeline commands: one n spec.
-import type { PositionalDefinition } from '@weak-queens/shared/cli';
-import { InvalidInputError } from '@weak-queens/shared/contracts';
+import { InvalidInputError, type PositionalDefinition } from '@weak-queens/shared/process';
 import { MAX_N } from '@weak-queens/shared/kernel';
 
 export const N_SPEC: PositionalDefinition = {

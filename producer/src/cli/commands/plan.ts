@@ -13,7 +13,7 @@ import {
   positiveInteger,
 } from '@weak-queens/shared/contracts';
 import type { ClusterDescription, ClusterPlan } from '@weak-queens/shared/client';
-import { parseIntegerOption } from '@weak-queens/shared/cli';
+import { parseIntegerOption } from '@weak-queens/shared/process';
 import { defineCommand } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
 import { formatBytes } from '../unfit-lines.js';
@@ -21,8 +21,6 @@ import { N_SPEC } from './n-spec.js';
 
 export const planCommand = defineCommand(
   {
-    name: 'wq plan',
-    summary: 'dry run: algorithm, units, core-seconds, memory and makespan of a sweep on a cluster',
     positionals: [{ ...N_SPEC, description: '"17", "4-12" or "4,6,10-12"' }],
     options: {
       workers: {

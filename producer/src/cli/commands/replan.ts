@@ -1,12 +1,9 @@
 // `wq replan <sweep>`: plan a sweep's unfinished work again for the workers live now.
 import { defineCommand } from '../command.js';
-import { withPipelineClient } from '../pipeline-connection.js';
 import { SWEEP_ID, sweepIdOf } from './n-spec.js';
 
 export const replanCommand = defineCommand(
   {
-    name: 'wq replan',
-    summary: "plan a sweep's unfinished work again for the live workers (units that fit none)",
     description: `The unfinished n of the sweep are taken out of the queues (units already running finish
 first, up to 60 s) and planned again for the workers live now: a unit planned for memory that
 no live worker has (see wq status) is split or counted with another algorithm. Results
@@ -16,6 +13,7 @@ already stored are kept and not counted again. Starting a worker large enough wo
   },
   async ({ positionals }) => {
     const id = sweepIdOf(positionals);
+    const { withPipelineClient } = await import('../pipeline-connection.js');
     return withPipelineClient('replan', async (client) => {
       const { added, sizes } = await client.replan(id);
       const outcomes = sizes.map((s) => `n=${s.n} ${s.outcome}`).join(', ');

@@ -17,8 +17,6 @@ import { N_SPEC } from './n-spec.js';
 
 export const resultsCommand = defineCommand(
   {
-    name: 'wq results',
-    summary: 'print N(n, D) and S(n) from the result store; export or import them as JSON lines',
     positionals: [{ ...N_SPEC, optional: true }],
     options: {
       json: {

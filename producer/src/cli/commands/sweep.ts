@@ -9,6 +9,7 @@ import {
   PROBLEMS,
 } from '@weak-queens/shared/contracts';
 import type { PipelineClient } from '@weak-queens/shared/client';
+import { integerRange, parseIntegerOption } from '@weak-queens/shared/process';
 import { defineCommand } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
 import { N_SPEC } from './n-spec.js';
@@ -16,8 +17,6 @@ import { planningReporter } from '../planning-reporter.js';
 
 export const sweepCommand = defineCommand(
   {
-    name: 'wq sweep',
-    summary: 'enqueue S(n) for every n of <ns> on the worker pool (Redis from REDIS_URL)',
     positionals: [N_SPEC],
     options: {
       wait: {
@@ -47,7 +46,7 @@ by the other method; with --json, {"n":16,"Q":"…","unique":"…"})`,
       sample: {
         type: 'string',
         value: 'k',
-        allowed: 'a whole number of units ≥ 1',
+        allowed: integerRange(1, Number.MAX_SAFE_INTEGER),
         description:
           'with --problem classic --verify: recount k units, evenly spread (default all)',
       },
@@ -76,10 +75,10 @@ With --wait, progress goes to stderr: a bar on a terminal, else a line every 10 
         : {}),
     });
     const problem = parseProblem(values.problem, '--problem');
-    const sample = values.sample === undefined ? undefined : Number(values.sample);
-    if (sample !== undefined && (!Number.isInteger(sample) || sample < 1)) {
-      throw new InvalidInputError('--sample', values.sample, 'a whole number of units ≥ 1');
-    }
+    const sample =
+      values.sample === undefined
+        ? undefined
+        : parseIntegerOption('--sample', values.sample, 1, Number.MAX_SAFE_INTEGER);
     if (sample !== undefined && !(problem === 'classic' && values.verify)) {
       throw new InvalidInputError(
         '--sample',

@@ -5,8 +5,6 @@ import { localClassicTotals } from './classic.js';
 
 export const unique = defineCommand(
   {
-    name: 'wq unique',
-    summary: 'classic solutions distinct under rotations and reflections (OEIS A002562)',
     description: `Prints the number of classic n-queens solutions that remain distinct when boards that are
 rotations or reflections of each other count once. The same enumeration as wq classic: each
 class of pre-placed outer rows and columns is counted once, with the boards its symmetries fix.`,

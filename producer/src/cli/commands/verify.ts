@@ -1,15 +1,11 @@
 // `wq verify <ns> [--repair] [--json]`: recount every stored N(n, D) with a second algorithm,
 // report each disagreement, and on request count the disagreeing n afresh.
-import { compileConfig, parseNSpec } from '@weak-queens/shared/contracts';
 import type { VerifyOutcome } from '@weak-queens/shared/client';
 import { defineCommand } from '../command.js';
-import { openPipelineClient } from '../pipeline-connection.js';
 import { N_SPEC } from './n-spec.js';
 
 export const verifyCommand = defineCommand(
   {
-    name: 'wq verify',
-    summary: 'recount stored results with a second algorithm; report (and --repair) disagreements',
     description: `Every stored N(n, D) of each n is counted again by the cheapest other algorithm, on another
 worker where there is one (workers must be running: wq worker). An n whose recount agrees
 everywhere stays published ("verified"). A disagreement withdraws S(n) and keeps both values
@@ -30,6 +26,8 @@ they agree (also settles units stored twice with two values)`,
     notes: 'Exit 0 when every n is verified or repaired, 1 otherwise.',
   },
   async ({ values, positionals }) => {
+    const { compileConfig, parseNSpec } = await import('@weak-queens/shared/contracts');
+    const { openPipelineClient } = await import('../pipeline-connection.js');
     const ns = parseNSpec(positionals[0] ?? '');
     const config = compileConfig(process.env);
     const client = await openPipelineClient(config, 'verify');

@@ -2,7 +2,7 @@
 // which the producer never imports: this checks the command line the worker process shares
 // (WORKER_COMMAND_LINE), resolves the worker's entry file and runs it with node, forwarding
 // signals so Ctrl-C, SIGTERM, SIGHUP, SIGQUIT and SIGUSR2 close it gracefully.
-import { WORKER_COMMAND_LINE, workerConcurrency } from '@weak-queens/shared/cli';
+import { WORKER_COMMAND_LINE, workerConcurrency } from '@weak-queens/shared/process';
 import { runForwardingSignals, spawnWorkerProcess } from '../../embedded/worker-process.js';
 import { defineCommand } from '../command.js';
 

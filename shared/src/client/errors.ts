@@ -1,10 +1,14 @@
-// Thrown by `submit` when a sweep is estimated beyond WQ_MAX_SWEEP_CORE_SECONDS: refused before
-// anything is planned in full or queued, with the estimate and the flag that overrides the bound.
-import { WeakQueensError } from '../kernel/errors.js';
+// The client's errors (the kernel's and Redis's are in ../kernel/errors.ts): each says what
+// happened and what would help, and its base class gives the exit code.
+import { WeakQueensError, WorkFailedError } from '../kernel/errors.js';
 import { describeSizes } from './sweep-registry.js';
 
 const YEAR_SECONDS = 365.25 * 86_400;
 
+/**
+ * Thrown by `submit` when a sweep is estimated beyond WQ_MAX_SWEEP_CORE_SECONDS: refused before
+ * anything is planned in full or queued, with the estimate and the flag that overrides the bound.
+ */
 export class HugeSweepError extends WeakQueensError {
   /** What was asked must change (or be confirmed with --allow-huge): exit 2. */
   readonly retryable = false;
@@ -38,4 +42,35 @@ export function duration(seconds: number): string {
 
 function round(x: number): string {
   return x >= 100 ? String(Math.round(x)) : String(Math.round(x * 10) / 10);
+}
+
+/**
+ * Thrown by `waitFor` when a sweep cannot finish: one of its n failed or was removed. Exit code 1
+ * (failed work).
+ */
+export class SweepFailedError extends WorkFailedError {
+  constructor(
+    readonly sweepId: string,
+    readonly n: number,
+    readonly reason: string,
+  ) {
+    super(`sweep ${sweepId}: n=${n} cannot finish: ${reason} (see wq status; wq retry ${sweepId})`);
+  }
+}
+
+/** A refused line of `wq results --import` (result-transfer.ts, classic-transfer.ts): its number in the file (from 1) and why. */
+export interface RefusedLine {
+  readonly line: number;
+  readonly reason: string;
+}
+
+/** An import file was refused: an import is all or nothing, so nothing was written. */
+export class ImportRefusedError extends WeakQueensError {
+  readonly retryable = false;
+  constructor(readonly refused: readonly RefusedLine[]) {
+    super(
+      `import refused, nothing written: ${refused.length} bad line${refused.length === 1 ? '' : 's'}` +
+        ` (first: line ${refused[0]?.line}: ${refused[0]?.reason})`,
+    );
+  }
 }

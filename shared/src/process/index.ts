@@ -1,4 +1,4 @@
-// @weak-queens/shared/cli: what every entry point (wq, npm start, the worker and dashboard
+// @weak-queens/shared/process: what every entry point (wq, npm start, the worker and dashboard
 // processes) shares to read its command line and end: one declarative command definition
 // (parsing, errors, help) and one error-to-exit-code policy. Node built-ins only, so `--help`
 // stays fast; the command lines of the worker and dashboard processes are defined here because
@@ -33,8 +33,13 @@ export {
   type StopSignal,
   type StopSignalOptions,
 } from './stop-signals.js';
-export { fulfilsWithin } from './fulfils-within.js';
-export { InterruptedError, UsageError, WorkFailedError } from '../kernel/errors.js';
+export {
+  InterruptedError,
+  InvalidInputError,
+  UsageError,
+  WeakQueensError,
+  WorkFailedError,
+} from '../kernel/errors.js';
 export { integerRange, parseIntegerOption } from './integer-option.js';
 export {
   DASHBOARD_COMMAND_LINE,
