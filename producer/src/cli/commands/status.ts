@@ -6,7 +6,7 @@ import {
   type StatusReport,
   type WorkerInfo,
 } from '@weak-queens/shared/client';
-import { compileConfig } from '@weak-queens/shared/contracts';
+import { compileConfig, DEFAULT_PROBLEM } from '@weak-queens/shared/contracts';
 import { defineCommand } from '../command.js';
 import { withPipelineClient } from '../pipeline-connection.js';
 import { formatBytes, unfitLines } from '../unfit-lines.js';
@@ -63,7 +63,9 @@ function statusLines(report: StatusReport): string[] {
   const lines: string[] = [];
   for (const s of report.sweeps) {
     const cancelled = s.sweep.cancelledAt ? '  (cancelled)' : '';
-    const problem = s.sweep.problem === 'classic' ? '  classic' : '';
+    // The default problem goes unnamed, as it did before there were others.
+    const problem =
+      s.sweep.problem && s.sweep.problem !== DEFAULT_PROBLEM ? `  ${s.sweep.problem}` : '';
     lines.push(
       `sweep ${s.sweep.id}${problem}  ${s.sweep.createdAt}  n done ${s.done}/${s.total}  units ${s.unitsDone}/${s.units}${s.etaSeconds === null ? '' : `  eta ${Math.ceil(s.etaSeconds)} s`}${cancelled}`,
     );
