@@ -5,12 +5,13 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KNOWN_S } from '@weak-queens/shared/contracts';
-import type { SweepView, TimelineView } from '@weak-queens/dashboard';
+import { CLASSIC_QUEENS, KNOWN_S, UNIQUE_QUEENS } from '@weak-queens/shared/contracts';
+import type { SweepView, TimelineUnit, TimelineView } from '@weak-queens/dashboard';
 import { dashboardUrl, exitOf, spawnDashboardProcess } from '@weak-queens/producer';
 import { pipelineFixture } from './src/index.js';
+import { runWq } from './src/wq-cli.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), 'screenshots');
@@ -164,28 +165,43 @@ describe('when a person uses the dashboard in Chromium', () => {
       .waitFor();
 
     // Hovering the busiest lane's longest bar names its unit.
-    const busiest = api.timeline.lanes.reduce((a, b) => (b.busySeconds > a.busySeconds ? b : a));
-    const lane = api.timeline.lanes.indexOf(busiest);
-    const bar = api.timeline.units
-      .filter((u) => u.worker === busiest.worker && u.slot === busiest.slot)
-      .reduce((a, b) => (b.end - b.start > a.end - a.start ? b : a));
-    const left = Number(await canvas.getAttribute('data-plot-left'));
-    const top = Number(await canvas.getAttribute('data-lane-top'));
-    const height = Number(await canvas.getAttribute('data-lane-height'));
-    const pxPerSecond = Number(await canvas.getAttribute('data-px-per-second'));
-    const box = (await canvas.boundingBox())!;
-    await page.mouse.move(
-      box.x + left + ((bar.start + bar.end) / 2) * pxPerSecond,
-      box.y + top + lane * height + height / 2,
-    );
-    const tip = page.locator('#timeline-tip');
-    await tip.waitFor({ state: 'visible' });
-    expect(await tip.textContent()).toContain(`N(${bar.n}, ${bar.depth}) unit ${bar.unit}`);
+    const { bar, tip } = await hoverBusiestBar(page, canvas, api.timeline);
+    expect(tip).toContain(`N(${bar.n}, ${bar.depth}) unit ${bar.unit}`);
 
     mkdirSync(SCREENSHOTS, { recursive: true });
     const file = join(SCREENSHOTS, 'timeline.png');
     await page.locator('#timeline-panel').screenshot({ path: file });
     expect(readFileSync(file).subarray(1, 4).toString()).toBe('PNG');
+  });
+
+  it('shows a classic sweep by its problem: Q(n) per n, its results, a timeline by n', async () => {
+    const ns = [4, 5, 6, 7, 8];
+    const run = await runWq(['sweep', '4-8', '--problem', 'classic'], { url: redis.url, prefix });
+    expect(run.code, run.stderr).toBe(0);
+    const sweep = page.locator('article.sweep', { hasText: 'classic n = 4–8' });
+    await sweep.locator('.sweep-head .pill-done').waitFor({ timeout: 90_000 });
+    const finished = await sweep.locator('details.size > summary .size-S').allTextContents();
+    expect(finished).toEqual(
+      ns.map((n) => `Q = ${CLASSIC_QUEENS[n - 1]}, unique = ${UNIQUE_QUEENS[n - 1]}`),
+    );
+    // The classic results panel (reloaded every 10 s) holds the same values.
+    const q8 = page.locator('#classic-results tr[data-n="8"] td').nth(1);
+    await expect.poll(() => q8.textContent(), { timeout: 15_000 }).toBe(CLASSIC_QUEENS[7]);
+
+    // Its timeline colours the bars by n (Q(n) has no D) and names each unit by its Q(n).
+    const id = (await sweep.getAttribute('data-sweep')) ?? '';
+    await sweep.locator('button[data-action="timeline"]').click();
+    const canvas = page.locator('#timeline-panel canvas#timeline');
+    await canvas.and(page.locator(`[data-sweep="${id}"]`)).waitFor();
+    const legend = page.locator('#timeline-legend > span:not(.legend-note)');
+    expect(await legend.allTextContents()).toEqual(ns.map((n) => `n=${n}`));
+    const timeline = await page.evaluate(
+      async (sweepId) =>
+        (await (await fetch(`/api/sweeps/${sweepId}/timeline`)).json()) as TimelineView,
+      id,
+    );
+    const { bar, tip } = await hoverBusiestBar(page, canvas, timeline);
+    expect(tip).toContain(`Q(${bar.n}) unit ${bar.unit}`);
   });
 
   it('saves a screenshot of the finished sweep', async () => {
@@ -198,3 +214,28 @@ describe('when a person uses the dashboard in Chromium', () => {
     expect(problems).toEqual([]);
   });
 });
+
+/** Points at the busiest lane's longest bar; its unit, and what the tooltip then says. */
+async function hoverBusiestBar(
+  page: Page,
+  canvas: Locator,
+  timeline: TimelineView,
+): Promise<{ bar: TimelineUnit; tip: string | null }> {
+  const busiest = timeline.lanes.reduce((a, b) => (b.busySeconds > a.busySeconds ? b : a));
+  const lane = timeline.lanes.indexOf(busiest);
+  const bar = timeline.units
+    .filter((u) => u.worker === busiest.worker && u.slot === busiest.slot)
+    .reduce((a, b) => (b.end - b.start > a.end - a.start ? b : a));
+  const left = Number(await canvas.getAttribute('data-plot-left'));
+  const top = Number(await canvas.getAttribute('data-lane-top'));
+  const height = Number(await canvas.getAttribute('data-lane-height'));
+  const pxPerSecond = Number(await canvas.getAttribute('data-px-per-second'));
+  const box = (await canvas.boundingBox())!;
+  await page.mouse.move(
+    box.x + left + ((bar.start + bar.end) / 2) * pxPerSecond,
+    box.y + top + lane * height + height / 2,
+  );
+  const tip = page.locator('#timeline-tip');
+  await tip.waitFor({ state: 'visible' });
+  return { bar, tip: await tip.textContent() };
+}

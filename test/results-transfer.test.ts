@@ -364,8 +364,22 @@ describe('when results move from one Redis to another', () => {
     expect(asWeak.code).toBe(2);
     expect(asWeak.stderr).toContain('a classic export imports with --problem classic');
 
-    const imported = await runWq(
+    // Unkeyed, nobody vouches for Q(n): refused unless the user says --trust (as for S(n)).
+    const q9Line = 1 + classicUnits(9).length;
+    const unvouched = await runWq(
       ['results', '--problem', 'classic', '--import', classicFile],
+      target9,
+    );
+    expect(unvouched.code).toBe(2);
+    const unauthenticated =
+      "not authenticated (WQ_RESULT_KEY is not set here): set WQ_RESULT_KEY to the exporting store's key, or import with --trust";
+    expect(unvouched.stderr).toBe(
+      'wq results: import refused, nothing written (2 bad lines)\n' +
+        `  line ${q9Line}: ${unauthenticated}\n` +
+        `  line ${units + 2}: ${unauthenticated}\n`,
+    );
+    const imported = await runWq(
+      ['results', '--problem', 'classic', '--import', classicFile, '--trust'],
       target9,
     );
     expect(imported.code, imported.stderr).toBe(0);
@@ -406,7 +420,10 @@ describe('when results move from one Redis to another', () => {
     const badFile = join(dir, 'classic-bad.jsonl');
     writeFileSync(badFile, bad.join('\n') + '\n');
     const fresh = { url: target.url, prefix: uniquePrefix('transfer-classic-bad') };
-    const refused = await runWq(['results', '--problem', 'classic', '--import', badFile], fresh);
+    const refused = await runWq(
+      ['results', '--problem', 'classic', '--import', badFile, '--trust'],
+      fresh,
+    );
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('import refused, nothing written (2 bad lines)');
     expect(refused.stderr).toContain(

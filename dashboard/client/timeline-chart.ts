@@ -1,8 +1,9 @@
-// The sweep timeline on a canvas: one lane per worker slot, one bar per unit coloured by D (by n
-// in a classic sweep, whose units have no D), the planned and actual makespan as vertical lines,
-// and a tooltip for the unit under the pointer.
+// The sweep timeline on a canvas: one lane per worker slot, one bar per unit coloured as its
+// problem says (by D, or by n where units have no D), the planned and actual makespan as vertical
+// lines, and a tooltip for the unit under the pointer.
 // A canvas rather than DOM nodes: tens of thousands of bars redraw in milliseconds.
 import type { TimelineUnit, TimelineView } from '../src/timeline.js';
+import { problemView } from './problems.js';
 
 /** Room for the lane labels on the left, the time axis on top, and the overrun outline. */
 const LEFT = 168;
@@ -20,11 +21,6 @@ const MAX_PLOT_HEIGHT = 640;
 function spectrumColour(index: number, last: number): string {
   const hue = 220 - (index / Math.max(1, last)) * 220;
   return `hsl(${Math.round(hue)} 68% 50%)`;
-}
-
-/** What a unit counts a share of: `N(16, 3)`, or `Q(16)` for a classic unit. */
-export function unitName(u: TimelineUnit): string {
-  return u.depth === null ? `Q(${u.n})` : `N(${u.n}, ${u.depth})`;
 }
 
 /** One colour of the bars and what it stands for (`D=3`, `n=16`). */
@@ -77,21 +73,15 @@ export class TimelineChart {
     this.view = view;
     const index = new Map(view.lanes.map((l, i) => [`${l.worker}\u0000${l.slot}`, i]));
     this.lanes = view.lanes.map(() => []);
-    let maxDepth = 0;
     for (const u of view.units) {
       this.lanes[index.get(`${u.worker}\u0000${u.slot}`) ?? 0]?.push(u);
-      maxDepth = Math.max(maxDepth, u.depth ?? 0);
     }
-    const labels =
-      view.problem === 'classic'
-        ? view.ns.map((n) => `n=${n}`)
-        : Array.from({ length: maxDepth + 1 }, (_, d) => `D=${d}`);
+    const { labels, colourOf } = problemView(view.problem).timelineColours(view);
     this.colours = labels.map((label, i) => ({
       label,
       colour: spectrumColour(i, labels.length - 1),
     }));
-    const nIndex = new Map(view.ns.map((n, i) => [n, i]));
-    this.colourOf = view.problem === 'classic' ? (u) => nIndex.get(u.n) ?? 0 : (u) => u.depth ?? 0;
+    this.colourOf = colourOf;
     this.canvas.dataset.sweep = view.sweepId;
     this.canvas.dataset.lanes = String(view.lanes.length);
     this.canvas.dataset.bars = String(view.units.length);
@@ -230,7 +220,7 @@ export class TimelineChart {
     }
     const estimate = found.estimateSeconds;
     const lines = [
-      `${unitName(found)} unit ${found.unit}${found.role === 'check' ? ' (check)' : ''}`,
+      `${problemView(view.problem).unitName(found)} unit ${found.unit}${found.role === 'check' ? ' (check)' : ''}`,
       `${found.algorithm}: ${seconds(found.seconds)}`,
       estimate === null
         ? 'no estimate'

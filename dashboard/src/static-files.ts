@@ -9,18 +9,33 @@ import { type Request, type Response, Router } from 'express';
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const uplotDist = dirname(createRequire(import.meta.url).resolve('uplot'));
 
+/** The page script's modules (client/*.ts, compiled to dist/web/client), app.js the entry. */
+const CLIENT_MODULES = [
+  'app',
+  'api',
+  'dom',
+  'format',
+  'live',
+  'problems',
+  'weak-results',
+  'classic-results',
+  'sweep-form',
+  'sweeps',
+  'timeline-chart',
+  'timeline-panel',
+  'workers',
+];
+
 /** URL path → [file, content type]. */
 const ASSETS: Record<string, readonly [string, string]> = {
   '/style.css': [join(packageRoot, 'public', 'style.css'), 'text/css; charset=utf-8'],
   '/favicon.svg': [join(packageRoot, 'public', 'favicon.svg'), 'image/svg+xml'],
-  '/app.js': [
-    join(packageRoot, 'dist', 'web', 'client', 'app.js'),
-    'text/javascript; charset=utf-8',
-  ],
-  '/timeline-chart.js': [
-    join(packageRoot, 'dist', 'web', 'client', 'timeline-chart.js'),
-    'text/javascript; charset=utf-8',
-  ],
+  ...Object.fromEntries(
+    CLIENT_MODULES.map((name) => [
+      `/${name}.js`,
+      [join(packageRoot, 'dist', 'web', 'client', `${name}.js`), 'text/javascript; charset=utf-8'],
+    ]),
+  ),
   '/vendor/uPlot.esm.js': [join(uplotDist, 'uPlot.esm.js'), 'text/javascript; charset=utf-8'],
   '/vendor/uPlot.min.css': [join(uplotDist, 'uPlot.min.css'), 'text/css; charset=utf-8'],
 };

@@ -1,8 +1,14 @@
-// Builds a sweep's timeline from the result store: the unit results its jobs counted, over every
-// (n, D) of its n (both counts of a verified sweep), or over every Q(n) of a classic sweep, placed
-// by start time and the slot that ran them. Start times are the workers' own, put on the Redis
+// Builds a sweep's timeline from the result store: the unit results its jobs counted (both counts
+// of a verified sweep), read where the sweep's problem keeps them (TIMELINE_SOURCES), placed by
+// start time and the slot that ran them. Start times are the workers' own, put on the Redis
 // server's clock by each worker's measured skew: one worker hours off would stretch the makespan.
-import type { ClassicUnitResult, UnitResult } from '@weak-queens/shared/contracts';
+import {
+  type ClassicUnitResult,
+  DEFAULT_PROBLEM,
+  type Problem,
+  type SweepRecord,
+  type UnitResult,
+} from '@weak-queens/shared/contracts';
 import type { PipelineClient, WorkerInfo } from '@weak-queens/shared/client';
 import {
   MAX_OVERRUNS,
@@ -25,6 +31,45 @@ interface StoredUnit {
   readonly unit: Omit<TimelineUnit, 'slot' | 'start' | 'end'>;
 }
 
+/**
+ * What differs per problem in a timeline: where its unit results and the time its sweep finished
+ * are read, and what the answer says of the problem. A new problem is a new entry.
+ */
+interface TimelineSource {
+  /** The stored unit results of `ns`, both counts (undefined: unreadable). */
+  units(client: PipelineClient, ns: readonly number[]): Promise<(StoredUnit | undefined)[]>;
+  /** When the sweep's last n was stored, once every one is. */
+  doneAt(client: PipelineClient, record: SweepRecord): Promise<number | undefined>;
+  /** Named in the answer only for a problem other than weak, whose answers predate problems. */
+  readonly answer: Pick<TimelineView, 'problem'>;
+}
+
+const TIMELINE_SOURCES: Readonly<Record<Problem, TimelineSource>> = {
+  weak: {
+    units: async (client, ns) => {
+      const results = await client.store.unitResults(ns);
+      return results.map((result) => result && weakStoredUnit(result));
+    },
+    doneAt: async (client, record) => (await client.store.completionTimes([record])).get(record.id),
+    answer: {},
+  },
+  classic: {
+    units: async (client, ns) => {
+      const counts = await Promise.all(
+        ns.flatMap((n) => [client.classic.units(n), client.classic.units(n, 'check')]),
+      );
+      return counts.flatMap((units) => [...units.values()].map(classicStoredUnit));
+    },
+    // No per-sweep record of completion exists for classic sweeps: the last Q(n) stored.
+    doneAt: async (client, record) => {
+      const results = await client.classic.results(record.ns);
+      const times = record.ns.map((n) => Date.parse(results.get(n)?.completedAt ?? ''));
+      return times.length > 0 && times.every(Number.isFinite) ? Math.max(...times) : undefined;
+    },
+    answer: { problem: 'classic' },
+  },
+};
+
 interface TimedUnit {
   readonly unit: StoredUnit['unit'];
   readonly startedAt: number;
@@ -42,12 +87,10 @@ export class TimelineReader {
     const record = await this.client.registry.find(id);
     if (record === undefined) return undefined;
     const limit = Math.min(options.limit ?? MAX_TIMELINE_UNITS, MAX_TIMELINE_UNITS);
-    const classic = record.problem === 'classic';
+    const source = TIMELINE_SOURCES[record.problem ?? DEFAULT_PROBLEM];
     const [stored, doneAt, workers, skews] = await Promise.all([
-      classic ? this.classicUnits(record.ns) : this.weakUnits(record.ns),
-      classic
-        ? this.classicDoneAt(record.ns)
-        : this.client.store.completionTimes([record]).then((times) => times.get(record.id)),
+      source.units(this.client, record.ns),
+      source.doneAt(this.client, record),
       this.client.registry.liveWorkers(),
       this.client.registry.clockSkews(),
     ]);
@@ -83,7 +126,7 @@ export class TimelineReader {
       .slice(0, MAX_OVERRUNS);
     return {
       sweepId: record.id,
-      ...(classic ? { problem: 'classic' as const } : {}),
+      ...source.answer,
       ns: record.ns,
       createdAt: record.createdAt,
       origin,
@@ -105,52 +148,43 @@ export class TimelineReader {
       skipped: { untimed, otherSweeps },
     };
   }
+}
 
-  /** The weak unit results of `ns`, both counts (undefined: unreadable). */
-  private async weakUnits(ns: readonly number[]): Promise<(StoredUnit | undefined)[]> {
-    const results = await this.client.store.unitResults(ns);
-    return results.map((result) => result && storedUnit(result));
-  }
-
-  /** The classic unit results of `ns`, first and second counts. */
-  private async classicUnits(ns: readonly number[]): Promise<StoredUnit[]> {
-    const counts = await Promise.all(
-      ns.flatMap((n) => [this.client.classic.units(n), this.client.classic.units(n, 'check')]),
-    );
-    return counts.flatMap((units) => [...units.values()].map(storedUnit));
-  }
-
-  /**
-   * When the last Q(n) of a classic sweep was stored, once every one is (no per-sweep record of
-   * completion exists for classic sweeps, unlike weak ones).
-   */
-  private async classicDoneAt(ns: readonly number[]): Promise<number | undefined> {
-    const results = await this.client.classic.results(ns);
-    const times = ns.map((n) => Date.parse(results.get(n)?.completedAt ?? ''));
-    return times.length > 0 && times.every(Number.isFinite) ? Math.max(...times) : undefined;
-  }
+/** A weak unit result as the timeline places it: by its D, with the planner's estimate. */
+function weakStoredUnit(result: UnitResult): StoredUnit {
+  return storedUnit(result, {
+    depth: result.depth,
+    algorithm: result.algorithm,
+    estimateSeconds: result.estimateSeconds ?? null,
+  });
 }
 
 /**
- * A stored unit result of either problem as the timeline places it: a weak unit by its D and
- * algorithm with the planner's estimate; a classic one has no D (n colours it), its method for
- * an algorithm, and no estimate (the classic planner makes none).
+ * A classic unit result as the timeline places it: no D (n colours it), its method for an
+ * algorithm, and no estimate (the classic planner makes none).
  */
-function storedUnit(result: UnitResult | ClassicUnitResult): StoredUnit {
-  const weak = result.kind === 'unit';
+function classicStoredUnit(result: ClassicUnitResult): StoredUnit {
+  return storedUnit(result, { depth: null, algorithm: result.method, estimateSeconds: null });
+}
+
+/** What every problem's unit results share, with what the problem's own says. */
+function storedUnit(
+  result: UnitResult | ClassicUnitResult,
+  own: Pick<StoredUnit['unit'], 'depth' | 'algorithm' | 'estimateSeconds'>,
+): StoredUnit {
   return {
     sweepId: result.sweepId,
     startedAt: result.startedAt,
     slot: result.slot,
     unit: {
       n: result.n,
-      depth: weak ? result.depth : null,
+      depth: own.depth,
       role: result.role === 'check' ? 'check' : 'primary',
       unit: result.unit,
-      algorithm: weak ? result.algorithm : result.method,
+      algorithm: own.algorithm,
       worker: result.worker,
       seconds: result.seconds,
-      estimateSeconds: weak ? (result.estimateSeconds ?? null) : null,
+      estimateSeconds: own.estimateSeconds,
     },
   };
 }
@@ -220,7 +254,6 @@ function overrunRatio(u: TimelineUnit): number {
   return u.estimateSeconds ? u.seconds / u.estimateSeconds : Infinity;
 }
 
-/** Milliseconds are plenty on a timeline, and keep the JSON short. */
 /** Microseconds: units of small n take well under a millisecond, and must not round to 0. */
 function round(seconds: number): number {
   return Math.round(seconds * 1e6) / 1e6;

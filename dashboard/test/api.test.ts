@@ -28,10 +28,16 @@ const S = KNOWN_S.slice(0, 6);
 
 const redis = redisFixture();
 
+/**
+ * Done in both views: `/api/sweeps/:id` reads Redis afresh, while the listing answers from the
+ * live feed's snapshot, which may be one refresh older; the tests below read both.
+ */
 async function sweepDone(base: string, id: string): Promise<SweepView> {
   return eventually(async () => {
     const sweep = (await http(base, `/api/sweeps/${id}`)).json<SweepView>();
-    return sweep.status === 'done' ? sweep : undefined;
+    const { sweeps } = (await http(base, '/api/sweeps')).json<{ sweeps: SweepView[] }>();
+    const listed = sweeps.find((s) => s.id === id);
+    return sweep.status === 'done' && listed?.status === 'done' ? sweep : undefined;
   });
 }
 
@@ -210,7 +216,11 @@ describe('when a sweep runs on a worker', () => {
     );
     const app = await http(base, '/app.js');
     expect(app.headers['content-type']).toMatch(/^text\/javascript/);
-    expect(app.text).toContain('/vendor/uPlot.esm.js');
+    expect(app.text).toContain("from './weak-results.js'");
+    // The module that draws the chart loads uPlot from the app, not from a CDN.
+    const results = await http(base, '/weak-results.js');
+    expect(results.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(results.text).toContain('/vendor/uPlot.esm.js');
     const uplot = await http(base, '/vendor/uPlot.esm.js');
     expect(uplot.status).toBe(200);
     expect(uplot.text).toContain('export { uPlot as default }');

@@ -20,7 +20,9 @@ import { http, startDashboard, STACK, redisFixture } from './helpers.js';
 
 const redis = redisFixture();
 
-const CREATED = Date.parse('2025-03-01T12:00:00.000Z');
+/** Both seeded sweeps are of n = 5 and 6, created at the same time: their answers say so. */
+const SEEDED = { ns: [5, 6], createdAt: '2025-03-01T12:00:00.000Z' };
+const CREATED = Date.parse(SEEDED.createdAt);
 /** The first unit starts a second after the sweep was created. */
 const T0 = CREATED + 1_000;
 
@@ -51,10 +53,8 @@ function seededDashboard(
   beforeAll(async () => {
     const config = redis.config(label);
     conn = createRedis(config, 'producer');
-    // Both sweeps are of n = 5 and 6, created at CREATED.
     await new SweepRegistry(conn, config.prefix).save({
-      ns: [5, 6],
-      createdAt: new Date(CREATED).toISOString(),
+      ...SEEDED,
       targetSeconds: 30,
       ...sweep,
     });
@@ -175,8 +175,7 @@ describe('when a sweep has stored unit results', () => {
     };
     expect(res.json<TimelineView>()).toEqual({
       sweepId: 's-known',
-      ns: [5, 6],
-      createdAt: '2025-03-01T12:00:00.000Z',
+      ...SEEDED,
       origin: T0,
       lanes: [
         { worker: 'w-a', slot: 0, units: 2, busySeconds: 6 },
@@ -311,8 +310,7 @@ describe('when a classic sweep has stored unit results', () => {
     expect(res.json<TimelineView>()).toEqual({
       sweepId: 'c-known',
       problem: 'classic',
-      ns: [5, 6],
-      createdAt: '2025-03-01T12:00:00.000Z',
+      ...SEEDED,
       origin: T0,
       lanes: [
         { worker: 'w-a', slot: 0, units: 1, busySeconds: 0.5 },

@@ -95,7 +95,8 @@ export class WorkerService {
     this.pool
       .warm()
       .catch((err: unknown) => logger.warn({ err }, 'kernel threads did not warm up'));
-    const store = new ResultStore(this.redis, config.prefix, { seal: resultSealOf(config) });
+    const seal = resultSealOf(config);
+    const store = new ResultStore(this.redis, config.prefix, { seal });
     this.registry = new SweepRegistry(this.redis, config.prefix);
     const connection = bullConnection(config, 'worker', this.redis);
     // metrics: per-minute completed/failed counts, which the dashboard's /metrics exports.
@@ -113,7 +114,7 @@ export class WorkerService {
     );
     this.classicThreads = new ClassicThreads(concurrency);
     const problems = problemProcessors({
-      store: new ClassicResultStore(this.redis, config.prefix),
+      store: new ClassicResultStore(this.redis, config.prefix, { seal }),
       threads: this.classicThreads,
       workerId: id,
       logger: logger.child({ module: 'classic' }),

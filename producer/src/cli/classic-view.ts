@@ -1,6 +1,6 @@
 // `wq sweep` and `wq results` for the classic problem: Q(n) and the classes.
 import { InvalidInputError } from '@weak-queens/shared/contracts';
-import { type ProblemView, reportSubmission } from './problem-views.js';
+import { type ProblemView, reportSubmission, unverifiedNote } from './problem-views.js';
 
 export const classicView: ProblemView = {
   /** The flows, then (with --wait) Q(n) and the classes. */
@@ -41,8 +41,14 @@ export const classicView: ProblemView = {
     const output = await import('./classic-output.js');
     if (values.import !== undefined) {
       return importFile(values.import, transfer.ImportRefusedError, async (lines) => {
-        const summary = await transfer.importClassicResults(client.classic, lines);
-        return `imported ${summary.results} Q(n), ${summary.units} units (${summary.alreadyStored} already stored with the same counts)`;
+        const summary = await transfer.importClassicResults(client.classic, lines, {
+          trust: values.trust === true,
+        });
+        return (
+          `imported ${summary.results} Q(n), ${summary.units} units` +
+          ` (${summary.alreadyStored} already stored with the same counts)` +
+          unverifiedNote(summary.unverified)
+        );
       });
     }
     if (values.export !== undefined) {

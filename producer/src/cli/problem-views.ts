@@ -80,3 +80,11 @@ export function reportSubmission(
   process.stderr.write(summary + '\n');
   return true;
 }
+
+/** What an import says of the units it took without a MAC this store verifies. */
+export function unverifiedNote(units: number): string {
+  return units > 0
+    ? `; ${units} units unverified (no MAC this store verifies): ` +
+        'each is counted again before it enters a sum'
+    : '';
+}

@@ -1,6 +1,6 @@
 // `wq sweep` and `wq results` for the weak problem: N(n, D) and S(n).
 import { planningReporter } from './planning-reporter.js';
-import { type ProblemView, reportSubmission } from './problem-views.js';
+import { type ProblemView, reportSubmission, unverifiedNote } from './problem-views.js';
 import { resultsTable } from './results-table.js';
 
 export const weakView: ProblemView = {
@@ -28,10 +28,7 @@ export const weakView: ProblemView = {
         return (
           `imported ${summary.sums} S(n), ${summary.depths} N(n, D), ${summary.units} units` +
           ` (${summary.alreadyStored} already stored with the same value)` +
-          (summary.unverified > 0
-            ? `; ${summary.unverified} units unverified (no MAC this store verifies): ` +
-              'each is counted again before it enters a sum'
-            : '')
+          unverifiedNote(summary.unverified)
         );
       });
     }

@@ -1,8 +1,16 @@
 // The classic problem's part of the result store (`<prefix>:results:classic…`): every unit's
 // subtotals with its class, and Q(n) with the class count per n. Workers write it, the CLI,
-// the dashboard and exports read it; every read is validated.
+// the dashboard and exports read it; every read is validated. With WQ_RESULT_KEY set, every
+// unit and Q(n) is signed as the weak results are (result-seal.ts): a record whose MAC does not
+// verify is no result, is noted as a forgery, and its unit or n is counted again.
 import type { RedisClient } from './connection.js';
 import { KeyedStore } from './keyed-store.js';
+import {
+  classicResultMessage,
+  classicUnitMessage,
+  type ResultSeal,
+  withoutMac,
+} from './result-seal.js';
 import {
   type ClassicResult,
   type ClassicStoreKeys,
@@ -14,11 +22,14 @@ import {
 
 /**
  * KEYS: units hash, disagreements hash. ARGV: unit key, result JSON, boards, classes,
- * disagreement field. Stores the unit unless it is there: 1 stored, 2 the same subtotals were
- * there already (a re-run after a kill), 0 other subtotals were (kept aside as a disagreement).
+ * disagreement field, the stored record the caller found untrusted (unverified, or its MAC
+ * fails) or ''. Stores the unit unless it is there: 1 stored, 2 the same subtotals were there
+ * already (a re-run after a kill), 0 other subtotals were (kept aside as a disagreement). An
+ * untrusted record is no result: a count replaces it.
  */
 const PUT_UNIT = `
 local old = redis.call('HGET', KEYS[1], ARGV[1])
+if old and old == ARGV[6] then old = false end
 if not old then
   redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
   return 1
@@ -40,29 +51,91 @@ export interface StoredClassicSize {
   readonly checksDone: number;
 }
 
+/** Marks a disagreements-hash field that holds a record kept aside as forged. */
+const FORGED_SUFFIX = ':forged';
+
+export interface ClassicResultStoreOptions {
+  /** WQ_RESULT_KEY's seal: records are signed when written and checked when read. */
+  readonly seal?: ResultSeal;
+}
+
 export class ClassicResultStore extends KeyedStore<ClassicStoreKeys> {
-  constructor(redis: RedisClient, prefix: string) {
+  readonly seal: ResultSeal | undefined;
+
+  constructor(redis: RedisClient, prefix: string, options: ClassicResultStoreOptions = {}) {
     super(redis, classicStoreKeys(prefix));
+    this.seal = options.seal;
   }
 
-  async putUnit(result: ClassicUnitResult): Promise<PutClassicOutcome> {
+  /** A unit record that is a result: not an unverified import, and sealed when keyed. */
+  trustsUnit(unit: ClassicUnitResult): boolean {
+    if (unit.unverified) return false;
+    return !this.seal || this.seal.verifies(classicUnitMessage(unit), unit.mac);
+  }
+
+  trustsResult(result: ClassicResult): boolean {
+    return !this.seal || this.seal.verifies(classicResultMessage(result), result.mac);
+  }
+
+  /** The record as this store writes it: signed when keyed (an unverified import never is). */
+  #sealUnit(unit: ClassicUnitResult): ClassicUnitResult {
+    const rest = withoutMac(unit);
+    return this.seal && !rest.unverified
+      ? { ...rest, mac: this.seal.mac(classicUnitMessage(rest)) }
+      : rest;
+  }
+
+  #sealResult(result: ClassicResult): ClassicResult {
+    const rest = withoutMac(result);
+    return this.seal ? { ...rest, mac: this.seal.mac(classicResultMessage(rest)) } : rest;
+  }
+
+  /**
+   * Keeps a record whose MAC failed aside in the disagreements hash (`n:role:unit:forged`, or
+   * `n:Q:forged` for a result), as found, so the forgery can be looked at after the recount.
+   */
+  async #noteForged(what: string, json: string): Promise<void> {
+    await this.redis.hset(this.keys.disagreements, `${what}${FORGED_SUFFIX}`, json);
+  }
+
+  /** A stored unit record as a result, or undefined (noted when forged) when it is none. */
+  async #trustedUnit(json: string): Promise<ClassicUnitResult | undefined> {
+    const unit = parseClassicUnitResult(JSON.parse(json));
+    if (this.trustsUnit(unit)) return unit;
+    if (!unit.unverified) await this.#noteForged(unitField(unit), json);
+    return undefined;
+  }
+
+  async #trustedResult(json: string): Promise<ClassicResult | undefined> {
+    const result = parseClassicResult(JSON.parse(json));
+    if (this.trustsResult(result)) return result;
+    await this.#noteForged(`${result.n}:Q`, json);
+    return undefined;
+  }
+
+  async putUnit(counted: ClassicUnitResult): Promise<PutClassicOutcome> {
+    const result = this.#sealUnit(counted);
+    const units = this.keys.units(result.n, result.role);
+    const existing = await this.redis.hget(units, result.unit);
+    const untrusted = existing !== null && !(await this.#trustedUnit(existing));
     const outcome = await this.redis.eval(
       PUT_UNIT,
       2,
-      this.keys.units(result.n, result.role),
+      units,
       this.keys.disagreements,
       result.unit,
       JSON.stringify(result),
       result.boards,
       result.classes,
-      `${result.n}:${result.role ?? 'primary'}:${result.unit}:${result.worker}`,
+      `${unitField(result)}:${result.worker}`,
+      untrusted ? existing : '',
     );
     return outcome === 1 ? 'stored' : outcome === 2 ? 'duplicate' : 'conflict';
   }
 
   async unit(n: number, key: string, role?: 'check'): Promise<ClassicUnitResult | undefined> {
     const raw = await this.redis.hget(this.keys.units(n, role), key);
-    return raw === null ? undefined : parseClassicUnitResult(JSON.parse(raw));
+    return raw === null ? undefined : this.#trustedUnit(raw);
   }
 
   /** The stored units among `keys` (one read), by key; with `check`, their second counts. */
@@ -74,9 +147,10 @@ export class ClassicResultStore extends KeyedStore<ClassicStoreKeys> {
     const out = new Map<string, ClassicUnitResult>();
     if (keys.length === 0) return out;
     const raw = await this.redis.hmget(this.keys.units(n, role), ...keys);
-    raw.forEach((value, i) => {
-      if (value !== null) out.set(keys[i] as string, parseClassicUnitResult(JSON.parse(value)));
-    });
+    for (const [i, value] of raw.entries()) {
+      const unit = value === null ? undefined : await this.#trustedUnit(value);
+      if (unit) out.set(keys[i] as string, unit);
+    }
     return out;
   }
 
@@ -85,31 +159,30 @@ export class ClassicResultStore extends KeyedStore<ClassicStoreKeys> {
     const raw = await this.redis.hgetall(this.keys.units(n, role));
     const out = new Map<string, ClassicUnitResult>();
     for (const [key, value] of Object.entries(raw)) {
-      out.set(key, parseClassicUnitResult(JSON.parse(value)));
+      const unit = await this.#trustedUnit(value);
+      if (unit) out.set(key, unit);
     }
     return out;
   }
 
   async putResult(result: ClassicResult): Promise<void> {
-    await this.redis.hset(this.keys.results, String(result.n), JSON.stringify(result));
+    await this.redis.hset(
+      this.keys.results,
+      String(result.n),
+      JSON.stringify(this.#sealResult(result)),
+    );
   }
 
   /** The stored results of `ns` (every stored n when empty), by n. */
   async results(ns: readonly number[] = []): Promise<Map<number, ClassicResult>> {
     const out = new Map<number, ClassicResult>();
-    if (ns.length === 0) {
-      const all = await this.redis.hgetall(this.keys.results);
-      for (const value of Object.values(all)) {
-        const result = parseClassicResult(JSON.parse(value));
-        out.set(result.n, result);
-      }
-    } else {
-      const values = await this.redis.hmget(this.keys.results, ...ns.map(String));
-      values.forEach((value) => {
-        if (value === null) return;
-        const result = parseClassicResult(JSON.parse(value));
-        out.set(result.n, result);
-      });
+    const values =
+      ns.length === 0
+        ? Object.values(await this.redis.hgetall(this.keys.results))
+        : await this.redis.hmget(this.keys.results, ...ns.map(String));
+    for (const value of values) {
+      const result = value === null ? undefined : await this.#trustedResult(value);
+      if (result) out.set(result.n, result);
     }
     return new Map([...out].sort(([a], [b]) => a - b));
   }
@@ -122,37 +195,63 @@ export class ClassicResultStore extends KeyedStore<ClassicStoreKeys> {
     for (const n of ns) read.hlen(this.keys.units(n)).hlen(this.keys.units(n, 'check'));
     const replies = (await read.exec()) ?? [];
     const results = (replies[0]?.[1] ?? []) as (string | null)[];
-    ns.forEach((n, i) => {
+    for (const [i, n] of ns.entries()) {
       const raw = results[i];
-      const result = typeof raw === 'string' ? parseClassicResult(JSON.parse(raw)) : undefined;
+      const result = typeof raw === 'string' ? await this.#trustedResult(raw) : undefined;
       out.set(n, {
         ...(result?.n === n ? { result } : {}),
         unitsDone: Number(replies[1 + 2 * i]?.[1] ?? 0),
         checksDone: Number(replies[2 + 2 * i]?.[1] ?? 0),
       });
-    });
+    }
     return out;
   }
 
   /**
    * Writes records brought from another store (`wq results --problem classic --import`,
-   * checked beforehand against this store): one transaction, so a crash leaves all or none.
+   * checked beforehand against this store, MACs included): one transaction, so a crash leaves
+   * all or none; signed under this store's key, unverified units excepted.
    */
   async importRecords(
     units: readonly ClassicUnitResult[],
     results: readonly ClassicResult[],
   ): Promise<void> {
     const write = this.redis.multi();
-    for (const unit of units)
-      write.hset(this.keys.units(unit.n, unit.role), unit.unit, JSON.stringify(unit));
-    for (const result of results)
-      write.hset(this.keys.results, String(result.n), JSON.stringify(result));
+    for (const unit of units) {
+      write.hset(
+        this.keys.units(unit.n, unit.role),
+        unit.unit,
+        JSON.stringify(this.#sealUnit(unit)),
+      );
+    }
+    for (const result of results) {
+      write.hset(this.keys.results, String(result.n), JSON.stringify(this.#sealResult(result)));
+    }
     await write.exec();
   }
 
   /** Units counted twice with different subtotals, as `n:role:unit:worker` → the second count. */
   async disagreements(): Promise<Map<string, ClassicUnitResult>> {
     const raw = await this.redis.hgetall(this.keys.disagreements);
-    return new Map(Object.entries(raw).map(([k, v]) => [k, parseClassicUnitResult(JSON.parse(v))]));
+    return new Map(
+      Object.entries(raw)
+        .filter(([field]) => !field.endsWith(FORGED_SUFFIX))
+        .map(([k, v]) => [k, parseClassicUnitResult(JSON.parse(v))]),
+    );
   }
+
+  /** Records found with a MAC that does not verify, as `n:role:unit` or `n:Q` → the record's JSON. */
+  async forgeries(): Promise<Map<string, string>> {
+    const raw = await this.redis.hgetall(this.keys.disagreements);
+    return new Map(
+      Object.entries(raw)
+        .filter(([field]) => field.endsWith(FORGED_SUFFIX))
+        .map(([field, json]) => [field.slice(0, -FORGED_SUFFIX.length), json]),
+    );
+  }
+}
+
+/** A unit's place in the store: `n:role:unit`. */
+function unitField(unit: ClassicUnitResult): string {
+  return `${unit.n}:${unit.role ?? 'primary'}:${unit.unit}`;
 }

@@ -1,7 +1,9 @@
 // The classic problem's results that move: `wq results --problem classic --export` lists every
 // unit's subtotals with its class, then Q(n) and the unique count (as the Q27 project published
 // its subproblems), and `--import` loads such a file into another Redis, all or nothing, with
-// the same rules as the weak import (result-transfer.ts): every refusal has its line number.
+// the same rules as the weak import (result-transfer.ts): every refusal has its line number,
+// and MACs are checked as there (a unit nobody vouches for is imported unverified, a Q(n)
+// without a MAC this store verifies needs `--trust`).
 import {
   CLASSIC_QUEENS,
   type ClassicResult,
@@ -13,11 +15,16 @@ import {
 } from '../contracts/index.js';
 import { classicUnitKey, classicUnits } from '../kernel/index.js';
 import type { ClassicResultStore } from './classic-result-store.js';
+import { classicResultMessage, classicUnitMessage } from './result-seal.js';
 import {
+  authenticity,
   eachLine,
+  FORGED,
+  type ImportOptions,
   ImportRefusedError,
   type RefusedLine,
   transferFields,
+  unsealedReason,
 } from './result-transfer.js';
 
 export const CLASSIC_TRANSFER_PROBLEM = 'classic' as const;
@@ -27,6 +34,8 @@ export interface ClassicImportSummary {
   readonly results: number;
   /** Lines whose record the store already held with the same counts. */
   readonly alreadyStored: number;
+  /** Units that carried no MAC this store verifies: kept, but counted again before use. */
+  readonly unverified: number;
 }
 
 /** Per n: its units (first counts, then second counts) by key, then its result. */
@@ -61,13 +70,23 @@ interface Numbered<T> {
 export async function importClassicResults(
   store: ClassicResultStore,
   lines: readonly string[],
+  options: ImportOptions = {},
 ): Promise<ClassicImportSummary> {
+  let unverified = 0;
   const refused: RefusedLine[] = [];
   const units = new Map<string, Numbered<ClassicUnitResult>>();
   const results = new Map<number, Numbered<ClassicResult>>();
   eachLine(lines, refused, (text, line) => {
-    const record = parseLine(text);
-    if (record.kind === 'classic-unit') {
+    const parsed = parseLine(text);
+    if (parsed.kind === 'classic-unit') {
+      const auth = authenticity(store, classicUnitMessage(parsed), parsed.mac);
+      if (auth === 'forged') throw new Error(FORGED);
+      // A unit nobody can vouch for is kept, but is no result until a count of its own agrees.
+      const vouched = auth === 'sealed' || options.trust === true;
+      if (!vouched) unverified++;
+      const record: ClassicUnitResult = vouched
+        ? withoutFlag(parsed)
+        : { ...parsed, unverified: true };
       const key = unitKey(record);
       const earlier = units.get(key)?.record;
       if (earlier && !sameCounts(earlier, record)) {
@@ -77,7 +96,11 @@ export async function importClassicResults(
       }
       units.set(key, { line, record });
     } else {
+      const record = parsed;
       checkPublished(record);
+      const auth = authenticity(store, classicResultMessage(record), record.mac);
+      if (auth === 'forged') throw new Error(FORGED);
+      if (auth === 'unsealed' && !options.trust) throw new Error(unsealedReason(store));
       const earlier = results.get(record.n);
       if (earlier && (earlier.record.Q !== record.Q || earlier.record.unique !== record.unique)) {
         throw new Error(
@@ -117,7 +140,7 @@ export async function importClassicResults(
     [...units.values()].map((u) => u.record),
     [...results.values()].map((r) => r.record),
   );
-  return { units: units.size, results: results.size, alreadyStored };
+  return { units: units.size, results: results.size, alreadyStored, unverified };
 }
 
 /**
@@ -187,6 +210,13 @@ function checkPublished(result: ClassicResult): void {
       `the unique count of ${result.n} = ${result.unique} disagrees with the published ${unique} (OEIS A002562)`,
     );
   }
+}
+
+/** A unit as vouched for: whatever the file said of `unverified` is not taken. */
+function withoutFlag(unit: ClassicUnitResult): ClassicUnitResult {
+  const copy: { unverified?: true } = { ...unit };
+  delete copy.unverified;
+  return copy as ClassicUnitResult;
 }
 
 function unitKey(unit: Pick<ClassicUnitResult, 'n' | 'unit' | 'role'>): string {

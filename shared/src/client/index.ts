@@ -51,7 +51,15 @@ export {
 } from './unit-routing.js';
 export { PRIORITY_LIMIT, unitPriority } from './priority.js';
 export { countFromStore, provenDepths, type StoredCount } from './stored-counts.js';
-export { depthMessage, ResultSeal, resultSealOf, sumMessage, unitMessage } from './result-seal.js';
+export {
+  classicResultMessage,
+  classicUnitMessage,
+  depthMessage,
+  ResultSeal,
+  resultSealOf,
+  sumMessage,
+  unitMessage,
+} from './result-seal.js';
 export {
   ResultStore,
   type ResultStoreOptions,

@@ -88,8 +88,9 @@ export class PipelineClient {
 
   constructor(private readonly config: WqConfig) {
     this.redis = createRedis(config, 'producer');
-    this.store = new ResultStore(this.redis, config.prefix, { seal: resultSealOf(config) });
-    this.classic = new ClassicResultStore(this.redis, config.prefix);
+    const seal = resultSealOf(config);
+    this.store = new ResultStore(this.redis, config.prefix, { seal });
+    this.classic = new ClassicResultStore(this.redis, config.prefix, { seal });
     this.registry = new SweepRegistry(this.redis, config.prefix);
     const options = {
       connection: bullConnection(config, 'producer', this.redis),

@@ -1,10 +1,12 @@
 // Results that cannot be forged without the key: with WQ_RESULT_KEY set, every stored unit,
 // N(n, D), S(n) and plan header carries an HMAC-SHA256 over its value and its provenance. Anyone
 // who can write to Redis can still delete or corrupt a record, but cannot make a wrong value
-// read as a result: a record whose MAC does not verify is not a result (result-store.ts).
+// read as a result: a record whose MAC does not verify is not a result (result-store.ts and,
+// for the classic problem's units and Q(n), classic-result-store.ts).
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { CompletionRecord, DepthResult, UnitResult } from '../contracts/job-results.js';
 import type { PlanHeader } from '../contracts/plan-record.js';
+import type { ClassicResult, ClassicUnitResult } from '../contracts/classic-jobs.js';
 
 /** What a MAC covers: the fields that make a record this result, in one fixed order. */
 export function unitMessage(unit: UnitResult): string {
@@ -40,6 +42,33 @@ export function sumMessage(record: CompletionRecord): string {
   return ['sum', record.n, record.S, record.sweepId, counts(record.depths), counts(record.checks)]
     .map(String)
     .join('|');
+}
+
+/** A classic unit's subtotals: which unit of Q(n), counted how, and by which sweep. */
+export function classicUnitMessage(unit: ClassicUnitResult): string {
+  return [
+    'classic-unit',
+    unit.n,
+    unit.role ?? 'primary',
+    unit.unit,
+    unit.method,
+    unit.sweepId,
+    unit.boards,
+    unit.classes,
+  ].join('|');
+}
+
+/** Q(n) with its class count, over how many units (and second counts) it was summed. */
+export function classicResultMessage(result: ClassicResult): string {
+  return [
+    'classic',
+    result.n,
+    result.units,
+    result.checked,
+    result.sweepId,
+    result.Q,
+    result.unique,
+  ].join('|');
 }
 
 /**
@@ -82,6 +111,13 @@ export class ResultSeal {
     if (mac === undefined || !/^[0-9a-f]{64}$/.test(mac)) return false;
     return timingSafeEqual(Buffer.from(this.mac(message), 'hex'), Buffer.from(mac, 'hex'));
   }
+}
+
+/** A record as it is signed: without the MAC of an earlier signature. */
+export function withoutMac<T extends { readonly mac?: string }>(record: T): T {
+  const copy: { mac?: string } = { ...record };
+  delete copy.mac;
+  return copy as T;
 }
 
 /** The seal of a configuration: present only when WQ_RESULT_KEY is set. */

@@ -19,7 +19,7 @@ import {
 } from '../contracts/index.js';
 import { MAX_N } from '../kernel/index.js';
 import type { ResultStore } from './result-store.js';
-import { depthMessage, sumMessage, unitMessage } from './result-seal.js';
+import { depthMessage, type ResultSeal, sumMessage, unitMessage } from './result-seal.js';
 
 /** The problem these results count; a line of another problem is refused. */
 export const TRANSFER_PROBLEM = 'weak' as const;
@@ -68,14 +68,23 @@ export interface ImportOptions {
 /** How a line stands against this store's WQ_RESULT_KEY. */
 type Authenticity = 'sealed' | 'unsealed' | 'forged';
 
-function authenticity(store: ResultStore, message: string, mac: string | undefined): Authenticity {
+/** A store that signs and checks what it holds when WQ_RESULT_KEY is set (weak or classic). */
+interface SealedStore {
+  readonly seal: ResultSeal | undefined;
+}
+
+export function authenticity(
+  store: SealedStore,
+  message: string,
+  mac: string | undefined,
+): Authenticity {
   if (!store.seal || mac === undefined) return 'unsealed';
   return store.seal.verifies(message, mac) ? 'sealed' : 'forged';
 }
 
-const FORGED = 'its MAC does not verify under this WQ_RESULT_KEY (forged, or another key)';
+export const FORGED = 'its MAC does not verify under this WQ_RESULT_KEY (forged, or another key)';
 
-function unsealedReason(store: ResultStore): string {
+export function unsealedReason(store: SealedStore): string {
   return (
     'not authenticated (' +
     (store.seal ? 'it carries no MAC' : 'WQ_RESULT_KEY is not set here') +

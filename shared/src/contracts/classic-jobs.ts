@@ -60,6 +60,10 @@ const seconds = v.message(v.pipe(v.number(), v.finite(), v.minValue(0)), 'a numb
 const unitKey = v.string('a unit key such as "3.7"');
 /** The sweep whose job counted a result (a later sweep may reuse it). */
 const resultSweepId = v.message(v.pipe(v.string(), v.regex(SWEEP_ID)), 'a sweep id');
+/** HMAC-SHA256 under WQ_RESULT_KEY over the counts and provenance (result-seal.ts); absent unkeyed. */
+const mac = v.optional(
+  v.message(v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)), '64 hex digits or absent'),
+);
 const keyList = v.message(
   v.pipe(v.array(v.string()), v.readonly()),
   'distinct unit keys such as "3.7"',
@@ -187,6 +191,12 @@ const ClassicUnitResultSchema = v.pipe(
     startedAt: optionalIndex('epoch milliseconds'),
     /** The worker's classic thread that ran it (0 … threads − 1); older records lack it. */
     slot: optionalIndex('a slot index'),
+    mac,
+    /**
+     * Imported without a MAC this store verifies: kept, but no result until a count of its own
+     * replaces it, unless the import said `--trust` (as for the weak units, job-results.ts).
+     */
+    unverified: v.optional(v.literal(true, 'true or absent')),
   }),
   refine(unitsOfBoard('unit'), 'nested'),
 );
@@ -209,6 +219,7 @@ const ClassicResultSchema = onClassicBoard({
   workers: v.message(v.pipe(v.array(v.string()), v.readonly()), 'a list of worker ids'),
   sweepId: resultSweepId,
   completedAt: v.message(v.pipe(v.string(), v.minLength(1), v.maxLength(40)), 'an ISO time'),
+  mac,
 });
 export type ClassicResult = v.InferOutput<typeof ClassicResultSchema>;
 export const parseClassicResult = parserOf(ClassicResultSchema, 'classic result');

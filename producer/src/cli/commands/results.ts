@@ -53,7 +53,7 @@ export const resultsCommand = defineCommand(
       trust: {
         type: 'boolean',
         description:
-          'with --import: take lines without a MAC this WQ_RESULT_KEY verifies as results;\nwithout it such units are counted again before use and such N(n, D), S(n) refused',
+          'with --import: take lines without a MAC this WQ_RESULT_KEY verifies as results;\nwithout it such units are counted again before use and such N(n, D), S(n), Q(n) refused',
       },
     },
   },
