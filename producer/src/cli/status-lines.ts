@@ -6,13 +6,16 @@ import {
   type StatusReport,
   type WorkerInfo,
 } from '@weak-queens/shared/client';
+import { DEFAULT_PROBLEM } from '@weak-queens/shared/contracts';
 import { formatBytes, unfitLines } from './unfit-lines.js';
 
 export function statusLines(report: StatusReport): string[] {
   const lines: string[] = [];
   for (const s of report.sweeps) {
     const cancelled = s.sweep.cancelledAt ? '  (cancelled)' : '';
-    const problem = s.sweep.problem === 'classic' ? '  classic' : '';
+    // The default problem goes unnamed, as it did before there were others.
+    const problem =
+      s.sweep.problem && s.sweep.problem !== DEFAULT_PROBLEM ? `  ${s.sweep.problem}` : '';
     lines.push(
       `sweep ${s.sweep.id}${problem}  ${s.sweep.createdAt}  n done ${s.done}/${s.total}  units ${s.unitsDone}/${s.units}${s.etaSeconds === null ? '' : `  eta ${Math.ceil(s.etaSeconds)} s`}${cancelled}`,
     );

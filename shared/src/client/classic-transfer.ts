@@ -186,9 +186,14 @@ function checkAgainstItself(
 
 function parseLine(text: string): ClassicUnitResult | ClassicResult {
   const fields = transferFields(text, CLASSIC_TRANSFER_PROBLEM);
-  if (fields.kind === 'classic-unit') return parseClassicUnitResult(fields);
-  if (fields.kind === 'classic') return parseClassicResult(fields);
-  throw new InvalidInputError('kind', fields.kind ?? null, 'classic-unit or classic');
+  switch (fields.kind) {
+    case 'classic-unit':
+      return parseClassicUnitResult(fields);
+    case 'classic':
+      return parseClassicResult(fields);
+    default:
+      throw new InvalidInputError('kind', fields.kind ?? null, 'classic-unit or classic');
+  }
 }
 
 function checkPublished(result: ClassicResult): void {

@@ -2,17 +2,13 @@
 // retry, verify) and the Redis-backed pieces it is made of: the result store, the sweep
 // registry, connections and the logger. The CLI, the worker, the dashboard, bench and tests
 // all reach Redis through here.
+export { PipelineClient, type SizeResults, type StatusReport } from './pipeline-client.js';
+export { newSweepId, type PlanningStep, type SweepSubmission } from './sweep-submitter.js';
+export type { VerifyOutcome } from './recount.js';
+export { problemNamed } from './problems/index.js';
+export type { Problem, SubmitOptions } from './problems/problem.js';
+export { SweepProgressReader } from './sweep-progress-reader.js';
 export {
-  newSweepId,
-  PipelineClient,
-  type PlanningStep,
-  type SizeResults,
-  type StatusReport,
-  type SweepSubmission,
-  type VerifyOutcome,
-} from './pipeline-client.js';
-export {
-  SweepProgressReader,
   type DepthProgress,
   type DepthTiming,
   type ProgressQueues,
@@ -22,7 +18,7 @@ export {
   type SizeTiming,
   type SweepProgress,
   type UnfitUnit,
-} from './sweep-progress-reader.js';
+} from './sweep-progress.js';
 export {
   duration,
   HugeSweepError,

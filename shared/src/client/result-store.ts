@@ -10,26 +10,15 @@ import {
   isDecimal,
   type Mismatch,
   MismatchSchema,
-  parseDepthResult,
-  parseMismatch,
-  parseUnitResult,
   type UnitResult,
   UnitResultSchema,
 } from '../contracts/job-results.js';
 import { type Disagreement, DisagreementSchema } from '../contracts/disagreement.js';
 import { parseJson } from '../contracts/schema.js';
 import { type StoreKeys, storeKeys } from '../contracts/store-keys.js';
-import {
-  encodePlannedUnit,
-  PLAN_HEADER_FIELD,
-  type PlanHeader,
-  type PlannedUnitRecord,
-  parsePlanHeader,
-  parsePlannedUnit,
-} from '../contracts/plan-record.js';
 import type { Role } from '../contracts/roles.js';
 import { knownSum } from '../contracts/references.js';
-import { depthMessage, planMessage, ResultSeal, sumMessage, unitMessage } from './result-seal.js';
+import { depthMessage, type ResultSeal, sumMessage, unitMessage } from './result-seal.js';
 import {
   type Calibration,
   CALIBRATION_MIN_MODEL_SECONDS,
@@ -37,93 +26,20 @@ import {
   corruptCalibration,
 } from '../contracts/calibration.js';
 
+import { PUT_UNIT } from './put-unit-script.js';
+import { PlanRecords } from './plan-records.js';
+import {
+  parseStoredProgress,
+  STORED_PROGRESS,
+  type StoredSize,
+  storedProgressKeys,
+  storedProgressSizes,
+} from './stored-progress.js';
+import { readUnit, stringList, withoutMac } from './store-records.js';
+
 export type { Role } from '../contracts/roles.js';
 export type { Disagreement } from '../contracts/disagreement.js';
-
-/**
- * KEYS: units hash, calibration hash, disagreements hash. ARGV: unit key, result JSON,
- * algorithm or '', model s, actual s, value, disagreement field, disagreement JSON, the
- * stored record the caller found untrusted (unverified, or its MAC fails) or '', and the note
- * kept when an unverified import said another value.
- * Returns 1 when stored, 2 when the same value was already there, 0 when another value was
- * (then the new count is kept aside as a disagreement and the stored one is not touched).
- * An untrusted record is no result: a count replaces it.
- */
-const PUT_UNIT = `
-local old = redis.call('HGET', KEYS[1], ARGV[1])
-if old and old == ARGV[9] then
-  local ok, stored = pcall(cjson.decode, old)
-  if ok and type(stored) == 'table' and stored['unverified'] == true and stored['value'] ~= ARGV[6] then
-    redis.call('HSET', KEYS[3], ARGV[7], ARGV[10])
-  end
-  old = false
-end
-if old then
-  local ok, stored = pcall(cjson.decode, old)
-  if ok and type(stored) == 'table' and stored['value'] == ARGV[6] then
-    redis.call('HINCRBY', KEYS[4], 'duplicates', 1)
-    return 2
-  end
-  redis.call('HSET', KEYS[3], ARGV[7], ARGV[8])
-  return 0
-end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-if ARGV[3] ~= '' then
-  redis.call('HINCRBY', KEYS[2], ARGV[3] .. ':units', 1)
-  redis.call('HINCRBYFLOAT', KEYS[2], ARGV[3] .. ':model', ARGV[4])
-  redis.call('HINCRBYFLOAT', KEYS[2], ARGV[3] .. ':actual', ARGV[5])
-end
-return 1`;
-
-/**
- * The stored part of a sweep's progress in one read. KEYS: sums, mismatches, records, then per n its
- * depths hash followed by the units and check-units hash of each D. ARGV: '1' to return the
- * unit results of every unfinished D (for their seconds), then the n. Per n it returns
- * {S or '', mismatch JSON or '', depths HGETALL, [HLEN units, HLEN check units] per D,
- * [HVALS units] per D}.
- */
-const STORED_PROGRESS = `
-local out = {}
-local k = 4
-for i = 2, #ARGV do
-  local n = tonumber(ARGV[i])
-  local S = redis.call('HGET', KEYS[1], ARGV[i])
-  local mismatch = redis.call('HGET', KEYS[2], ARGV[i])
-  local record = redis.call('HGET', KEYS[3], ARGV[i])
-  local depths = redis.call('HGETALL', KEYS[k])
-  k = k + 1
-  local stored = {}
-  for j = 1, #depths, 2 do stored[depths[j]] = true end
-  local counts = {}
-  local units = {}
-  for d = 0, n - 1 do
-    counts[#counts + 1] = redis.call('HLEN', KEYS[k])
-    counts[#counts + 1] = redis.call('HLEN', KEYS[k + 1])
-    if ARGV[1] == '1' and not S and not stored[tostring(d)] then
-      units[#units + 1] = redis.call('HVALS', KEYS[k])
-    else
-      units[#units + 1] = {}
-    end
-    k = k + 2
-  end
-  out[#out + 1] = {S or '', mismatch or '', depths, counts, units, record or ''}
-end
-return out`;
-
-/** What the result store holds of one n, as a progress read needs it. */
-export interface StoredSize {
-  readonly n: number;
-  readonly S?: string;
-  /** Why S(n) was withdrawn (or not published), when a recount disagreed. */
-  readonly mismatch?: Mismatch;
-  /** N(n, D) stored so far, by D. */
-  readonly depths: ReadonlyMap<number, DepthResult>;
-  /** Stored unit results of each D: the first count, and the second of a verified sweep. */
-  readonly unitCounts: readonly number[];
-  readonly checkCounts: readonly number[];
-  /** Single-core seconds of the stored units of each unfinished D (with `unitSeconds` only). */
-  readonly unitSeconds?: readonly number[];
-}
+export type { StoredSize } from './stored-progress.js';
 
 /** How a unit's result met the store. */
 export type PutUnitOutcome = 'stored' | 'duplicate' | 'conflict';
@@ -138,12 +54,13 @@ export interface ResultStoreOptions {
 
 export class ResultStore extends KeyedStore<StoreKeys> {
   readonly seal: ResultSeal | undefined;
-  /** Plans whose MAC verified (a plan id names one fixed set of units). */
-  readonly #sealedPlans = new Set<string>();
+  /** The recorded plans (putPlan, plan, plannedUnit and planUnitKeys read and write them). */
+  readonly #plans: PlanRecords;
 
   constructor(redis: RedisClient, prefix: string, options: ResultStoreOptions = {}) {
     super(redis, storeKeys(prefix));
     this.seal = options.seal;
+    this.#plans = new PlanRecords(redis, this.keys, options.seal);
   }
 
   /** True when results are signed and checked (WQ_RESULT_KEY is set). */
@@ -349,86 +266,28 @@ export class ResultStore extends KeyedStore<StoreKeys> {
   }
 
   /** Records a plan's units (in slices, so a plan of 100,000 units is not one huge command). */
-  async putPlan(header: PlanHeader, planId: string, units: ReadonlyMap<string, PlannedUnitRecord>) {
-    const key = this.keys.plan(header.n, header.depth, planId);
-    const entries = [...units];
-    const SLICE = 5000;
-    const plain = withoutMac(header);
-    const weights = new Map(entries.map(([unit, record]) => [unit, record.weight]));
-    const sealed = this.seal
-      ? { ...plain, mac: this.seal.mac(planMessage(plain, planId, weights)) }
-      : plain;
-    const write = this.redis.multi().hset(key, PLAN_HEADER_FIELD, JSON.stringify(sealed));
-    for (let i = 0; i < entries.length; i += SLICE) {
-      const fields: string[] = [];
-      for (const [unit, record] of entries.slice(i, i + SLICE)) {
-        fields.push(unit, encodePlannedUnit(record));
-      }
-      write.hset(key, ...fields);
-    }
-    await write.exec();
+  async putPlan(...args: Parameters<PlanRecords['put']>): Promise<void> {
+    await this.#plans.put(...args);
   }
 
   /** One unit of a recorded plan with its header, or undefined when the plan has no such unit. */
-  async plannedUnit(
-    n: number,
-    depth: number,
-    planId: string,
-    unit: string,
-  ): Promise<{ header: PlanHeader; unit: PlannedUnitRecord } | undefined> {
-    const [header, record] = await this.redis.hmget(
-      this.keys.plan(n, depth, planId),
-      PLAN_HEADER_FIELD,
-      unit,
-    );
-    if (header == null || record == null) return undefined;
-    if (this.seal && !(await this.plan(n, depth, planId))) return undefined;
-    return { header: parsePlanHeader(header), unit: parsePlannedUnit(record) };
+  async plannedUnit(...args: Parameters<PlanRecords['unit']>): ReturnType<PlanRecords['unit']> {
+    return this.#plans.unit(...args);
   }
 
   /**
    * A recorded plan: its header and every unit with its weight, or undefined when there is no
    * such plan, or (keyed) its MAC does not verify.
    */
-  async plan(
-    n: number,
-    depth: number,
-    planId: string,
-  ): Promise<{ header: PlanHeader; units: Map<string, PlannedUnitRecord> } | undefined> {
-    const fields = await this.redis.hgetall(this.keys.plan(n, depth, planId));
-    const json = fields[PLAN_HEADER_FIELD];
-    if (json === undefined) return undefined;
-    const header = parsePlanHeader(json);
-    const units = new Map<string, PlannedUnitRecord>();
-    for (const [field, value] of Object.entries(fields)) {
-      if (field !== PLAN_HEADER_FIELD) units.set(field, parsePlannedUnit(value));
-    }
-    if (header.n !== n || header.depth !== depth || header.units !== units.size) return undefined;
-    if (this.seal) {
-      const id = `${n}:${depth}:${planId}`;
-      if (!this.#sealedPlans.has(id)) {
-        const weights = new Map([...units].map(([k, u]) => [k, u.weight]));
-        const { mac, ...plain } = header;
-        if (!this.seal.verifies(planMessage(plain, planId, weights), mac)) return undefined;
-        this.#sealedPlans.add(id);
-      }
-    }
-    return { header, units };
+  async plan(...args: Parameters<PlanRecords['get']>): ReturnType<PlanRecords['get']> {
+    return this.#plans.get(...args);
   }
 
   /** The unit keys of a recorded plan, or undefined when there is no such plan. */
   async planUnitKeys(
-    n: number,
-    depth: number,
-    planId: string,
-  ): Promise<{ header: PlanHeader; keys: Set<string> } | undefined> {
-    const fields = await this.redis.hkeys(this.keys.plan(n, depth, planId));
-    const json = await this.redis.hget(this.keys.plan(n, depth, planId), PLAN_HEADER_FIELD);
-    if (json === null) return undefined;
-    return {
-      header: parsePlanHeader(json),
-      keys: new Set(fields.filter((f) => f !== PLAN_HEADER_FIELD)),
-    };
+    ...args: Parameters<PlanRecords['unitKeys']>
+  ): ReturnType<PlanRecords['unitKeys']> {
+    return this.#plans.unitKeys(...args);
   }
 
   /** Per algorithm, measured against estimated seconds of the stored units. */
@@ -548,13 +407,8 @@ export class ResultStore extends KeyedStore<StoreKeys> {
     ns: readonly number[],
     options: { unitSeconds?: boolean } = {},
   ): Promise<Map<number, StoredSize>> {
-    const found = new Map<number, StoredSize>();
-    if (ns.length === 0) return found;
-    const keys = [this.keys.sums, this.keys.mismatches, this.keys.records];
-    for (const n of ns) {
-      keys.push(this.keys.depths(n));
-      for (let d = 0; d < n; d++) keys.push(this.keys.units(n, d), this.keys.checkUnits(n, d));
-    }
+    if (ns.length === 0) return new Map<number, StoredSize>();
+    const keys = storedProgressKeys(this.keys, ns);
     const reply = await this.redis.eval(
       STORED_PROGRESS,
       keys.length,
@@ -562,7 +416,7 @@ export class ResultStore extends KeyedStore<StoreKeys> {
       options.unitSeconds ? '1' : '0',
       ...ns.map(String),
     );
-    const sizes = Array.isArray(reply) ? (reply as unknown[]) : [];
+    const sizes = storedProgressSizes(reply);
     // A stored S is shown only when its record holds (see sums), read in the same script.
     const holding = new Set<number>();
     for (const [i, n] of ns.entries()) {
@@ -576,46 +430,11 @@ export class ResultStore extends KeyedStore<StoreKeys> {
         holding.add(n);
       }
     }
-    ns.forEach((n, i) => {
-      const [S, mismatch, depthFields, counts, units] = (sizes[i] ?? []) as [
-        unknown,
-        unknown,
-        unknown,
-        unknown,
-        unknown,
-      ];
-      const depths = new Map<number, DepthResult>();
-      const fields = stringList(depthFields);
-      for (let j = 0; j + 1 < fields.length; j += 2) {
-        const result = parseDepthResult(JSON.parse(fields[j + 1] ?? ''));
-        if (result.n === n && String(result.depth) === fields[j] && this.trustsDepth(result)) {
-          depths.set(result.depth, result);
-        }
-      }
-      const numbers = Array.isArray(counts) ? counts.map(Number) : [];
-      const unitLists = Array.isArray(units) ? units : [];
-      found.set(n, {
-        n,
-        ...(isDecimal(S) && holding.has(n) ? { S } : {}),
-        ...(typeof mismatch === 'string' && mismatch !== ''
-          ? { mismatch: parseMismatch(JSON.parse(mismatch)) }
-          : {}),
-        depths,
-        unitCounts: Array.from({ length: n }, (_, d) => numbers[2 * d] ?? 0),
-        checkCounts: Array.from({ length: n }, (_, d) => numbers[2 * d + 1] ?? 0),
-        ...(options.unitSeconds
-          ? {
-              unitSeconds: Array.from({ length: n }, (_, d) =>
-                stringList(unitLists[d]).reduce(
-                  (t, json) => t + parseUnitResult(JSON.parse(json)).seconds,
-                  0,
-                ),
-              ),
-            }
-          : {}),
-      });
+    return parseStoredProgress(reply, ns, {
+      holding,
+      trustsDepth: (depth) => this.trustsDepth(depth),
+      unitSeconds: options.unitSeconds ?? false,
     });
-    return found;
   }
 
   /**
@@ -739,25 +558,6 @@ export class ResultStore extends KeyedStore<StoreKeys> {
     await this.#noteForged({ n, depth: 0, role: 'primary', unit: '#S' }, record.S);
     return undefined;
   }
-}
-
-/** A record as it is signed: without the MAC of an earlier signature. */
-function withoutMac<T extends { readonly mac?: string }>(record: T): T {
-  const copy: { mac?: string } = { ...record };
-  delete copy.mac;
-  return copy as T;
-}
-
-function readUnit(json: string): UnitResult | undefined {
-  try {
-    return parseUnitResult(JSON.parse(json));
-  } catch {
-    return undefined;
-  }
-}
-
-function stringList(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
 function disagreementField(n: number, depth: number, role: Role, unit: string): string {

@@ -12,7 +12,7 @@ import {
 import type { ImportRefusedError } from '@weak-queens/shared/client';
 import { defineCommand } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
-import { resultsTable } from '../results-table.js';
+import { problemView } from '../problem-views.js';
 import { N_SPEC } from './n-spec.js';
 
 export const resultsCommand = defineCommand(
@@ -85,66 +85,8 @@ export const resultsCommand = defineCommand(
     try {
       await client.ping();
       const transfer = await import('@weak-queens/shared/client');
-      if (problem === 'classic') {
-        if (values.csv) {
-          throw new InvalidInputError(
-            '--problem',
-            'classic',
-            'with --json, --export, --import or a table',
-          );
-        }
-        const output = await import('../classic-output.js');
-        if (values.import !== undefined) {
-          return await importFile(values.import, transfer.ImportRefusedError, async (lines) => {
-            const summary = await transfer.importClassicResults(client.classic, lines, {
-              trust: values.trust === true,
-            });
-            return (
-              `imported ${summary.results} Q(n), ${summary.units} units` +
-              ` (${summary.alreadyStored} already stored with the same counts)` +
-              unverifiedNote(summary.unverified)
-            );
-          });
-        }
-        if (values.export !== undefined) {
-          writeExport(values.export, await transfer.classicExportLines(client.classic, ns));
-          return 0;
-        }
-        const results = await client.classicResults(ns ?? []);
-        process.stdout.write(
-          values.json
-            ? (ns ?? []).map((n) => output.classicJsonLine(n, results.get(n)) + '\n').join('')
-            : output.classicTable(ns ?? [], results),
-        );
-        return 0;
-      }
-      if (values.import !== undefined) {
-        return await importFile(values.import, transfer.ImportRefusedError, async (lines) => {
-          const summary = await transfer.importResults(client.store, lines, {
-            trust: values.trust === true,
-          });
-          return (
-            `imported ${summary.sums} S(n), ${summary.depths} N(n, D), ${summary.units} units` +
-            ` (${summary.alreadyStored} already stored with the same value)` +
-            unverifiedNote(summary.unverified)
-          );
-        });
-      }
-      if (values.export !== undefined) {
-        const lines: string[] = [];
-        for await (const line of transfer.exportResults(client.store, ns)) lines.push(line);
-        writeExport(values.export, lines);
-        return 0;
-      }
-      const results = await client.results(ns ?? []);
-      if (values.json) {
-        process.stdout.write(results.map((r) => transfer.resultsJsonLine(r) + '\n').join(''));
-      } else if (values.csv) {
-        process.stdout.write(transfer.resultsCsv(results));
-      } else {
-        process.stdout.write(resultsTable(results));
-      }
-      return 0;
+      const view = await problemView(problem);
+      return await view.results(client, ns, values, { transfer, writeExport, importFile });
     } finally {
       await client.close();
     }
@@ -182,12 +124,4 @@ async function importFile(
     );
     return 2;
   }
-}
-
-/** What an import says of the units it took without a MAC this store verifies. */
-function unverifiedNote(units: number): string {
-  return units > 0
-    ? `; ${units} units unverified (no MAC this store verifies): ` +
-        'each is counted again before it enters a sum'
-    : '';
 }

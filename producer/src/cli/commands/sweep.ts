@@ -8,12 +8,11 @@ import {
   parseTargetSeconds,
   PROBLEMS,
 } from '@weak-queens/shared/contracts';
-import type { PipelineClient } from '@weak-queens/shared/client';
 import { integerRange, parseIntegerOption } from '@weak-queens/shared/process';
 import { defineCommand } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
 import { N_SPEC } from './n-spec.js';
-import { planningReporter } from '../planning-reporter.js';
+import { problemView } from '../problem-views.js';
 
 export const sweepCommand = defineCommand(
   {
@@ -79,7 +78,8 @@ With --wait, progress goes to stderr: a bar on a terminal, else a line every 10 
       values.sample === undefined
         ? undefined
         : parseIntegerOption('--sample', values.sample, 1, Number.MAX_SAFE_INTEGER);
-    if (sample !== undefined && !(problem === 'classic' && values.verify)) {
+    const { problemNamed } = await import('@weak-queens/shared/client');
+    if (sample !== undefined && !(problemNamed(problem).samples && values.verify)) {
       throw new InvalidInputError(
         '--sample',
         values.sample,
@@ -88,78 +88,15 @@ With --wait, progress goes to stderr: a bar on a terminal, else a line every 10 
     }
     const client = await openPipelineClient(config, 'sweep');
     try {
-      if (problem === 'classic') {
-        return await classicSweep(client, ns, { ...values, sample });
-      }
-      const { followSweep, submitSweep } = await import('../follow.js');
-      // With --wait the user has said they will wait: a Redis restart meanwhile is ridden out.
-      const context = { config, command: 'wq sweep' };
-      const submitOptions = {
-        verify: values.verify,
-        allowHuge: values['allow-huge'],
-        onPlanning: planningReporter('wq sweep'),
-      };
-      const submission = values.wait
-        ? await submitSweep(client, ns, submitOptions, context)
-        : await client.submit(ns, submitOptions);
-      if (!reportSubmission(`sweep ${submission.sweep.id}`, submission, values)) return 0;
-      await followSweep(client, submission.sweep.id, { json: values.json, ...context });
-      return 0;
+      const view = await problemView(problem);
+      return await view.sweep(
+        client,
+        ns,
+        { ...values, sample, allowHuge: values['allow-huge'] },
+        { config, command: 'wq sweep' },
+      );
     } finally {
       await client.close();
     }
   },
 );
-
-/** `wq sweep <ns> --problem classic`: the flows, then (with --wait) Q(n) and the classes. */
-async function classicSweep(
-  client: PipelineClient,
-  ns: readonly number[],
-  options: { wait?: boolean; json?: boolean; verify?: boolean; sample?: number | undefined },
-): Promise<number> {
-  const submission = await client.submitClassic(ns, {
-    ...(options.verify ? { verify: true } : {}),
-    ...(options.sample !== undefined ? { sample: options.sample } : {}),
-  });
-  if (!reportSubmission(`classic sweep ${submission.sweepId}`, submission, options)) return 0;
-  const { ProgressBar } = await import('../progress-bar.js');
-  const { classicJsonLine, classicTable } = await import('../classic-output.js');
-  const bar = new ProgressBar({ label: `classic ${submission.sweepId}`, plain: true });
-  const results = await client
-    .waitForClassic(ns, {
-      sweepId: submission.sweepId,
-      onTick: (done, unitsDone, units) =>
-        bar.update(
-          units ? unitsDone / units : done / ns.length,
-          `${done}/${ns.length} n  ${unitsDone}/${units} units`,
-        ),
-    })
-    .finally(() => bar.clear());
-  process.stdout.write(
-    options.json
-      ? ns.map((n) => classicJsonLine(n, results.get(n)) + '\n').join('')
-      : classicTable(ns, results),
-  );
-  return 0;
-}
-
-/**
- * Says what a submission added, weak or classic alike. Without --wait that is the command's
- * output (the submission as JSON, or the summary line) and the command is done: returns false.
- * With --wait the summary goes to stderr, ahead of the progress, and stdout is left to the
- * results: returns true.
- */
-function reportSubmission(
-  sweep: string,
-  submission: { readonly added: number; readonly sizes: readonly { n: number; outcome: string }[] },
-  options: { wait?: boolean; json?: boolean },
-): boolean {
-  const sizes = submission.sizes.map((s) => `n=${s.n} ${s.outcome}`).join(', ');
-  const summary = `${sweep}: ${submission.added} jobs added (${sizes})`;
-  if (!options.wait) {
-    process.stdout.write(options.json ? JSON.stringify(submission) + '\n' : summary + '\n');
-    return false;
-  }
-  process.stderr.write(summary + '\n');
-  return true;
-}

@@ -1,0 +1,190 @@
+// Watching sweeps: their progress (with the units no live worker can take, and the n a
+// submission has not queued), and waiting for them to finish, woken by finished sums and riding
+// out Redis restarts.
+import { countQueueClass, type UnitJobData } from '../contracts/index.js';
+import type { Problem } from './problems/problem.js';
+import { AggregateSignal } from './aggregate-signal.js';
+import type { FlowCleanup } from './flow-cleanup.js';
+import { OutageRider } from './outage-rider.js';
+import type { PipelineParts } from './pipeline-parts.js';
+import { SweepFailedError } from './errors.js';
+import type { ProgressReadOptions, SweepProgress, UnfitUnit } from './sweep-progress.js';
+import type { SweepProgressReader } from './sweep-progress-reader.js';
+import { advertisedMemory } from './unit-routing.js';
+
+export class SweepWatcher {
+  constructor(
+    private readonly parts: PipelineParts,
+    private readonly cleanup: FlowCleanup,
+    private readonly progressReader: () => SweepProgressReader,
+  ) {}
+
+  /**
+   * The units of these n that wait in a class queue no live worker consumes: their memory
+   * class is above every live worker's slot. Read only when such a queue exists.
+   */
+  async unfitUnits(ns: readonly number[]): Promise<UnfitUnit[]> {
+    if (ns.length === 0) return [];
+    const names = await this.parts.queues.count.names();
+    if (names.length === 1) return [];
+    const live = await this.parts.registry.liveWorkers();
+    const largestSlotBytes = live.length
+      ? Math.max(...live.map((w) => advertisedMemory(w).slotMemoryBytes))
+      : 0;
+    const unfit: UnfitUnit[] = [];
+    for (const name of names) {
+      if ((countQueueClass(name) ?? 0) <= largestSlotBytes) continue;
+      const queue = this.parts.queues.count.get(name);
+      const jobs = await queue.getJobs(['waiting', 'prioritized', 'delayed'], 0, 999);
+      for (const job of jobs) {
+        const data = job?.data as Partial<UnitJobData> | undefined;
+        if (!job?.id || !data || typeof data.n !== 'number' || !ns.includes(data.n)) continue;
+        unfit.push({
+          jobId: job.id,
+          queue: name,
+          n: data.n,
+          depth: data.depth ?? 0,
+          bytes: data.bytes ?? countQueueClass(name) ?? 0,
+          largestSlotBytes,
+        });
+      }
+    }
+    return unfit.sort((a, b) => a.n - b.n || a.depth - b.depth || b.bytes - a.bytes);
+  }
+
+  async progress(sweepId: string, options: ProgressReadOptions = {}): Promise<SweepProgress> {
+    return this.withUnfit(await this.progressReader().sweep(sweepId, options));
+  }
+
+  /** Names, on each unfinished n, its units that wait for memory no live worker has. */
+  async withUnfit(read: SweepProgress): Promise<SweepProgress> {
+    // And the n an unfinished (or interrupted) submission has not queued.
+    const notQueued = await this.parts.registry.notQueued(read.sweep, read.sizes);
+    const progress = notQueued ? { ...read, notQueued } : read;
+    const open = progress.sizes.filter((s) => s.state !== 'done').map((s) => s.n);
+    const unfit = await this.unfitUnits(open);
+    if (unfit.length === 0) return progress;
+    return {
+      ...progress,
+      sizes: progress.sizes.map((size) => {
+        const stuck = unfit.filter((u) => u.n === size.n);
+        return stuck.length ? { ...size, unfit: stuck } : size;
+      }),
+    };
+  }
+
+  /**
+   * Polls until every n of the sweep is done. Throws when one fails or disappears (cancelled),
+   * naming it and the reason. A lost connection (Redis restarting) is waited out for up to
+   * `reconnectMs` (default WQ_REDIS_OUTAGE_MS): the sweep goes on without us, so we just poll
+   * again; past it, one RedisUnavailableError.
+   */
+  async waitFor(
+    sweepId: string,
+    options: {
+      onProgress?: (p: SweepProgress) => void;
+      /** Once per Redis outage, when it starts. */
+      onDisconnect?: (err: Error) => void;
+      /** Once per Redis outage, when Redis answers again. */
+      onReconnect?: (downMs: number) => void;
+      intervalMs?: number;
+      reconnectMs?: number;
+    } = {},
+  ): Promise<SweepProgress> {
+    return this.withAggregateSignal((signal) => this.followSweep(sweepId, options, signal));
+  }
+
+  /** Runs a wait with an AggregateSignal to wake it, closed however the wait ends. */
+  private async withAggregateSignal<T>(wait: (signal: AggregateSignal) => Promise<T>): Promise<T> {
+    const signal = new AggregateSignal(this.parts.config);
+    try {
+      return await wait(signal);
+    } finally {
+      await signal.close();
+    }
+  }
+
+  private async followSweep(
+    sweepId: string,
+    options: Parameters<SweepWatcher['waitFor']>[1] & object,
+    signal: AggregateSignal,
+  ): Promise<SweepProgress> {
+    const rider = new OutageRider({
+      url: this.parts.config.redisUrl,
+      boundMs: options.reconnectMs ?? this.parts.config.redisOutageMs,
+      ...(options.onDisconnect ? { onOutage: options.onDisconnect } : {}),
+      ...(options.onReconnect ? { onRecovered: options.onReconnect } : {}),
+    });
+    const pause = (ms: number): Promise<void> => signal.sleep(ms);
+    for (;;) {
+      const progress = await rider.run(() => this.progress(sweepId, { eta: true }), pause);
+      options.onProgress?.(progress);
+      if (progress.done === progress.total) return progress;
+      const broken = progress.sizes.find((s) => s.state === 'failed' || s.state === 'cancelled');
+      if (broken) {
+        throw new SweepFailedError(
+          sweepId,
+          broken.n,
+          broken.state === 'failed'
+            ? broken.reason || 'failed'
+            : 'its jobs were removed (cancelled)',
+        );
+      }
+      await signal.sleep(options.intervalMs ?? 250);
+    }
+  }
+
+  /**
+   * Waits until every n of `ns` has its result of `problem`; rejects with the failed job's
+   * reason when a sum fails (its units failed for good, or second counts disagreed).
+   */
+  async waitForResults<Result>(
+    problem: Problem<Result>,
+    ns: readonly number[],
+    options: {
+      sweepId?: string;
+      timeoutMs?: number;
+      pollMs?: number;
+      onTick?: (done: number, unitsDone: number, units: number) => void;
+    } = {},
+  ): Promise<Map<number, Result>> {
+    return this.withAggregateSignal((signal) => this.followResults(problem, ns, options, signal));
+  }
+
+  private async followResults<Result>(
+    problem: Problem<Result>,
+    ns: readonly number[],
+    options: Parameters<SweepWatcher['waitForResults']>[2] & object,
+    signal: AggregateSignal,
+  ): Promise<Map<number, Result>> {
+    const deadline = Date.now() + (options.timeoutMs ?? Number.POSITIVE_INFINITY);
+    const sweepId = options.sweepId ?? problem.id;
+    for (;;) {
+      const results = await problem.results(this.parts, ns);
+      if (ns.every((n) => results.has(n))) return results;
+      for (const n of ns) {
+        if (results.has(n)) continue;
+        const job = await this.parts.queues.aggregate.getJob(problem.sumJobId(n));
+        if (job && (await job.getState()) === 'failed') {
+          throw new SweepFailedError(sweepId, n, await this.cleanup.rootCause(job));
+        }
+      }
+      if (options.onTick) {
+        let unitsDone = 0;
+        let units = 0;
+        for (const n of ns) {
+          const job = await this.parts.queues.aggregate.getJob(problem.sumJobId(n));
+          const listed = (job?.data as { unitKeys?: unknown[] } | undefined)?.unitKeys?.length;
+          units += listed ?? 0;
+          unitsDone += results.has(n) ? (listed ?? 0) : await problem.countedUnits(this.parts, n);
+        }
+        options.onTick(results.size, unitsDone, units);
+      }
+      if (Date.now() > deadline) {
+        const missing = ns.find((n) => !results.has(n)) ?? 0;
+        throw new SweepFailedError(sweepId, missing, 'timed out');
+      }
+      await signal.sleep(options.pollMs ?? 250);
+    }
+  }
+}
