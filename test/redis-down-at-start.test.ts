@@ -21,7 +21,7 @@ import {
   until,
   type WatchedChild,
 } from './src/index.js';
-import { runWq, sumLines, wqBinary } from './src/wq-cli.js';
+import { npmStartScript, runWq, sumLines, wqBinary } from './src/wq-cli.js';
 
 /** A stack frame, in whatever form Node prints it. */
 const STACK = /^\s+at /m;
@@ -75,6 +75,33 @@ describe('when Redis is down as a command starts', () => {
       `wq sweep: Redis at ${url} answers now`,
     ]);
     expect(sweep.stderr).not.toMatch(STACK);
+  });
+
+  it('`npm start` on a REDIS_URL that is away waits for it and prints every S(n) exactly', async () => {
+    const port = await freePort();
+    const url = `redis://127.0.0.1:${port}`;
+    const start = spawnWatched(
+      process.execPath,
+      [npmStartScript(), '--n', '1-6', '--json', '--exit', '--workers', '1'],
+      {
+        env: {
+          ...process.env,
+          REDIS_URL: url,
+          WQ_PREFIX: uniquePrefix('start-down'),
+          LOG_LEVEL: 'warn',
+        },
+      },
+    );
+    await until('npm start to say it waits', () => start.stderr.includes('waiting for Redis'));
+    // Well past the five probes after which it used to give up.
+    await sleep(6000);
+    server = await RedisServer.start({ dir: join(dir, 'start'), port, appendOnly: true });
+
+    expect(await start.exited, start.stderr).toBe(0);
+    expect(sumLines(start.stdout)).toEqual(exactSums(6));
+    // One line for the one outage, however many probes it took.
+    expect(start.stderr.split('waiting for Redis').length - 1, start.stderr).toBe(1);
+    expect(start.stderr).not.toMatch(STACK);
   });
 
   it('`wq status` gives up after WQ_REDIS_OUTAGE_MS with exit 1 and one line', async () => {

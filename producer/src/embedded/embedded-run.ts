@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { compileConfig } from '@weak-queens/shared/contracts';
-import { type Logger, waitForRedis } from '@weak-queens/shared/client';
+import { isOutage, type Logger, waitForRedis } from '@weak-queens/shared/client';
 import { InterruptedError } from '@weak-queens/shared/process';
 import { followSweep, submitSweep } from '../cli/follow.js';
 import { PipelineClient } from '@weak-queens/shared/client';
@@ -53,11 +53,22 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
       logger.info({ redis: redisUrl }, 'private redis-server started');
     }
     const config = compileConfig({ ...env, ...(redisUrl ? { REDIS_URL: redisUrl } : {}) });
-    // A REDIS_URL that is wrong or stays away ends the run with one clear error, before any
-    // worker starts waiting for it.
+    // A REDIS_URL that is wrong ends the run with one clear error, before any worker starts
+    // waiting for it; a Redis that is away (restarting, loading, failing over) is waited for up
+    // to WQ_REDIS_OUTAGE_MS, as `wq` waits for it, with one line per kind of wait.
+    let waitShown: string | undefined;
     await waitForRedis(config, {
       attempts: 5,
-      onRetry: (err) => logger.warn({ reason: err.message }, 'waiting for Redis'),
+      outageMs: config.redisOutageMs,
+      onRetry: (err) => {
+        const kind = isOutage(err) ? 'outage' : err.message;
+        if (kind === waitShown) return;
+        waitShown = kind;
+        logger.warn(
+          { reason: err.message, atMostMs: config.redisOutageMs },
+          isOutage(err) ? 'waiting for Redis (WQ_REDIS_OUTAGE_MS)' : 'waiting for Redis',
+        );
+      },
       ...(options.signal ? { signal: options.signal } : {}),
     });
     const count = options.workers ?? availableParallelism();
