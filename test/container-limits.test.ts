@@ -9,20 +9,19 @@
 // small limit stays well above the ~45 MiB an idle worker uses: at 48 MiB it is OOM-killed.)
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PipelineClient, type StatusReport } from '@weak-queens/shared/client';
-import { compileConfig, knownSums } from '@weak-queens/shared/contracts';
+import type { PipelineClient, StatusReport } from '@weak-queens/shared/client';
+import { knownSums } from '@weak-queens/shared/contracts';
 import {
   BUILD_MS,
-  buildProjectImage,
   containerEngine,
+  containerPipeline,
   docker,
   type ReadyEngine,
-  runRedisContainer,
   runWorkerContainer,
+  untilLiveWorkers,
 } from './src/container-engine.js';
 import { calibrateDfsSlower } from './src/transfer-at-14-8.js';
 import { plannedBytes, unitRecords } from './src/unit-records.js';
-import { until } from './src/wait.js';
 import { runWq } from './src/wq-cli.js';
 
 const engine = containerEngine();
@@ -42,17 +41,7 @@ describe.skipIf(!engine)('when worker containers have memory and CPU limits', ()
   let client: PipelineClient;
 
   beforeAll(async () => {
-    await buildProjectImage(e);
-    await docker(e, 'network', 'create', network);
-    url = await runRedisContainer(e, redisName, network);
-    client = new PipelineClient(compileConfig({ REDIS_URL: url, WQ_PREFIX: prefix }));
-    await until('Redis to answer', async () => {
-      try {
-        return (await client.registry.clock()).redisMs > 0;
-      } catch {
-        return false;
-      }
-    });
+    ({ url, client } = await containerPipeline(e, network, redisName, { WQ_PREFIX: prefix }));
     const env = { REDIS_URL: `redis://${redisName}:6379`, WQ_PREFIX: prefix, LOG_LEVEL: 'warn' };
     for (const worker of [small, large]) {
       await runWorkerContainer(e, worker.name, network, env, [
@@ -62,12 +51,7 @@ describe.skipIf(!engine)('when worker containers have memory and CPU limits', ()
         '1',
       ]);
     }
-    await until(
-      'both worker containers to heartbeat',
-      async () => (await client.registry.liveWorkers()).length === 2,
-      120_000,
-      250,
-    );
+    await untilLiveWorkers(client, 2);
   }, BUILD_MS);
 
   afterAll(async () => {
