@@ -4,9 +4,10 @@
 // CPU quota; `wq status` shows exactly that; and a sweep of n = 15 whose N(15, 9) is one window
 // transfer planned at 176 MiB (above the small worker's 160 MiB, within the large one's 512 MiB)
 // is exact, with every unit above the small worker's memory counted by the large one.
-// (n = 15 is the largest S(n) with a reference; its units fit under 128 MiB unless the transfer
-// at D = 9 is chosen, which a calibration that says the DFS is slow makes the planner do. The
-// small limit stays well above the ~45 MiB an idle worker uses: at 48 MiB it is OOM-killed.)
+// (n = 15 is the largest S(n) with a reference. Planned as usual its largest unit is N(15, 8)'s
+// transfer at 52 MiB, below any limit a worker starts in: an idle worker uses about 45 MiB, and
+// at 48 MiB it is OOM-killed while starting. A calibration that says the DFS is slow makes the
+// planner count N(15, 9) by transfer too.)
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PipelineClient, StatusReport } from '@weak-queens/shared/client';
@@ -85,8 +86,8 @@ describe.skipIf(!engine)('when worker containers have memory and CPU limits', ()
 
   it('never gives the small worker a unit larger than its limit, and the sweep is exact', async () => {
     const ns = [15];
-    // The DFS 5× slower than modelled: N(15, 9) by transfer (2.5 s) beats it (6.1 s), split on
-    // two slots or not; N(15, 10)'s transfer (6.1 s, 506 MiB) still loses to it (3.4 s).
+    // The DFS 5× slower than modelled: N(15, 9) by transfer (2.5 s) beats it (6.1 s, or 3.1 s
+    // split over the two workers); N(15, 10)'s transfer (6.1 s, 506 MiB) still loses (3.4 s).
     await calibrateDfsSlower(url, prefix, 5);
     const { sweep } = await client.submit(ns);
     await client.waitFor(sweep.id);
