@@ -5,17 +5,17 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PipelineClient } from '@weak-queens/shared/client';
-import { compileConfig, knownSums, QUEUE_NAMES } from '@weak-queens/shared/contracts';
+import type { PipelineClient } from '@weak-queens/shared/client';
+import { knownSums, QUEUE_NAMES } from '@weak-queens/shared/contracts';
 import { baselineN } from './src/baseline-counts.js';
 import {
   BUILD_MS,
-  buildProjectImage,
   containerEngine,
+  containerPipeline,
   docker,
   type ReadyEngine,
-  runRedisContainer,
   runWorkerContainer,
+  untilLiveWorkers,
 } from './src/container-engine.js';
 import { keepTransferAt14x8 } from './src/transfer-at-14-8.js';
 import { unitRecords } from './src/unit-records.js';
@@ -37,19 +37,10 @@ describe.skipIf(!engine)('when workers run in containers on one container networ
   let count: Queue;
 
   beforeAll(async () => {
-    await buildProjectImage(e);
-    await docker(e, 'network', 'create', network);
-    url = await runRedisContainer(e, redisName, network);
-    client = new PipelineClient(
-      compileConfig({ REDIS_URL: url, WQ_PREFIX: prefix, WQ_RESULT_KEY: resultKey }),
-    );
-    await until('Redis to answer', async () => {
-      try {
-        return (await client.registry.clock()).redisMs > 0;
-      } catch {
-        return false;
-      }
-    });
+    ({ url, client } = await containerPipeline(e, network, redisName, {
+      WQ_PREFIX: prefix,
+      WQ_RESULT_KEY: resultKey,
+    }));
     count = new Queue(QUEUE_NAMES.count, { connection: { url }, prefix });
     const env = {
       REDIS_URL: `redis://${redisName}:6379`,
@@ -60,14 +51,7 @@ describe.skipIf(!engine)('when workers run in containers on one container networ
       ...FAST_STALLS,
     };
     for (const host of hosts) await runWorkerContainer(e, host, network, env);
-    await until(
-      'both worker containers to heartbeat',
-      async () => {
-        return (await client.registry.liveWorkers()).length === 2;
-      },
-      120_000,
-      250,
-    );
+    await untilLiveWorkers(client, 2);
   }, BUILD_MS);
 
   afterAll(async () => {

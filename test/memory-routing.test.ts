@@ -4,9 +4,16 @@
 // at small n: the window-transfer units of N(12, 5) and N(12, 6) need about 114 KiB and 474 KiB.
 import { describe, expect, it } from 'vitest';
 import { type StatusReport, type UnfitUnit } from '@weak-queens/shared/client';
-import { parseUnitKey, knownSums } from '@weak-queens/shared/contracts';
+import { knownSums } from '@weak-queens/shared/contracts';
 import { estimateCost } from '@weak-queens/shared/kernel';
-import { killHard, pidOfWorkerName, pipelineFixture, unitRecords, until } from './src/index.js';
+import {
+  killHard,
+  pidOfWorkerName,
+  pipelineFixture,
+  plannedBytes,
+  unitRecords,
+  until,
+} from './src/index.js';
 import { runWq } from './src/wq-cli.js';
 
 /** Per slot: the small worker holds 64 KiB, the large one 1 MiB (one slot each). */
@@ -15,13 +22,6 @@ const LARGE = { WQ_WORKER_MEMORY: '1MiB' };
 const SMALL_SLOT = 64 * 1024;
 
 const redis = pipelineFixture();
-
-/** The estimated memory of a stored unit, as the planner estimated it. */
-function unitBytes(n: number, depth: number, key: string, algorithm: string): number {
-  const rows = parseUnitKey(key);
-  if (!rows) throw new Error(`unit key ${key}`);
-  return estimateCost(algorithm as 'dfs', n, depth, rows.prefix, rows.middle).bytes;
-}
 
 describe('when a small and a large worker share a sweep', () => {
   it('runs the large units only on the large worker, and the sweep is exact', async () => {
@@ -40,7 +40,7 @@ describe('when a small and a large worker share a sweep', () => {
     expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownSums(ns));
     const ran = new Map<number, number[]>();
     for (const [where, unit] of await unitRecords(client.store, ns)) {
-      const bytes = unitBytes(unit.n, unit.depth, unit.unit, unit.algorithm);
+      const bytes = plannedBytes(unit);
       const pid = pidOfWorkerName(unit.worker) ?? -1;
       expect(pid === large.pid || bytes <= SMALL_SLOT, `${where} (${bytes} B) ran on ${pid}`).toBe(
         true,

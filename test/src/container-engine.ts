@@ -4,7 +4,9 @@ import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
-import { freePort } from '@weak-queens/shared/client';
+import { freePort, PipelineClient } from '@weak-queens/shared/client';
+import { compileConfig } from '@weak-queens/shared/contracts';
+import { until } from './wait.js';
 
 export type ContainerEngine =
   | {
@@ -220,5 +222,45 @@ export async function runWorkerContainer(
     ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
     PROJECT_IMAGE,
     'worker',
+  );
+}
+
+/** What `containerPipeline` set up: the Redis container's URL from here, and a client on it. */
+export interface ContainerPipeline {
+  readonly url: string;
+  readonly client: PipelineClient;
+}
+
+/**
+ * The project image built, `network` created and a Redis container `redisName` on it, with a
+ * pipeline client from this host (configured by `vars` besides REDIS_URL) once Redis answers.
+ */
+export async function containerPipeline(
+  engine: ReadyEngine,
+  network: string,
+  redisName: string,
+  vars: Readonly<Record<string, string>>,
+): Promise<ContainerPipeline> {
+  await buildProjectImage(engine);
+  await docker(engine, 'network', 'create', network);
+  const url = await runRedisContainer(engine, redisName, network);
+  const client = new PipelineClient(compileConfig({ ...vars, REDIS_URL: url }));
+  await until('Redis to answer', async () => {
+    try {
+      return (await client.registry.clock()).redisMs > 0;
+    } catch {
+      return false;
+    }
+  });
+  return { url, client };
+}
+
+/** Waits (up to two minutes: containers start slowly on a busy machine) for `count` workers. */
+export function untilLiveWorkers(client: PipelineClient, count: number): Promise<void> {
+  return until(
+    `${count} worker containers to heartbeat`,
+    async () => (await client.registry.liveWorkers()).length === count,
+    120_000,
+    250,
   );
 }

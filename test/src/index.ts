@@ -21,7 +21,7 @@ export {
   type TestPipeline,
 } from './pipeline-fixture.js';
 export { canConnect } from './can-connect.js';
-export { unitRecords } from './unit-records.js';
+export { plannedBytes, unitRecords } from './unit-records.js';
 export {
   type FaultPipeline,
   type FaultPipelineFixture,

@@ -6,13 +6,25 @@
 import { Redis } from 'ioredis';
 import { storeKeys } from '@weak-queens/shared/contracts';
 
-export async function keepTransferAt14x8(redisUrl: string, prefix: string): Promise<void> {
+export function keepTransferAt14x8(redisUrl: string, prefix: string): Promise<void> {
+  return calibrateDfsSlower(redisUrl, prefix, 2);
+}
+
+/**
+ * Stores a calibration that says the DFS runs `factor` times slower than modelled, so that the
+ * next plan prefers the window transfer (one unit per D) wherever it is within that factor.
+ */
+export async function calibrateDfsSlower(
+  redisUrl: string,
+  prefix: string,
+  factor: number,
+): Promise<void> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   try {
     await redis.hset(storeKeys(prefix).calibration, {
       'dfs:units': 10,
       'dfs:model': 1,
-      'dfs:actual': 2,
+      'dfs:actual': factor,
     });
   } finally {
     await redis.quit();

@@ -1,7 +1,8 @@
 // Snapshots of the unit records in the result store: each record names the worker process that
 // computed it and how long it took, so an unchanged record proves the unit was not recomputed.
 import type { ResultStore } from '@weak-queens/shared/client';
-import type { UnitResult } from '@weak-queens/shared/contracts';
+import { parseUnitKey, type UnitResult } from '@weak-queens/shared/contracts';
+import { estimateCost } from '@weak-queens/shared/kernel';
 
 /** Every stored unit of the given sizes, keyed `n/D/unit`. */
 export async function unitRecords(
@@ -15,4 +16,11 @@ export async function unitRecords(
     }
   }
   return records;
+}
+
+/** The memory a stored unit was planned to need (bytes), as the planner estimated it. */
+export function plannedBytes(unit: UnitResult): number {
+  const rows = parseUnitKey(unit.unit);
+  if (!rows) throw new Error(`unit key ${unit.unit}`);
+  return estimateCost(unit.algorithm, unit.n, unit.depth, rows.prefix, rows.middle).bytes;
 }
