@@ -49,20 +49,28 @@ describe('when a count has a published value', () => {
     }
   });
 
-  it('knows S(1..15), and says which are published', () => {
-    expect(KNOWN_S).toHaveLength(15);
+  it('knows S(1..17), and says where each comes from', () => {
+    expect(KNOWN_S).toHaveLength(17);
     expect(knownSum(4)).toEqual({ value: '276', source: 'PROBLEM.md' });
     expect(knownSum(5)).toEqual({ value: '3347', source: 'PROBLEM.md' });
     expect(knownSum(14)).toEqual({ value: '11726115562784664', source: 'PROBLEM.md' });
     expect(knownSum(13)).toEqual({ value: '319705972380085', source: 'baseline/seed-dp.cpp' });
-    expect(knownSum(16)).toBeUndefined();
+    expect(knownSum(16)).toEqual({
+      value: '19457615917571941524',
+      source: 'baseline/peer-tm-dfs.cpp',
+    });
+    expect(knownSum(17)).toEqual({
+      value: '872422300284719124995',
+      source: 'baseline/peer-tm-dfs.cpp',
+    });
+    expect(knownSum(18)).toBeUndefined();
     expect(knownSums([5, 14])).toEqual(
       new Map([
         [5, '3347'],
         [14, '11726115562784664'],
       ]),
     );
-    expect(() => knownSums([16])).toThrow('n: no reference S(16); KNOWN_S holds n = 1..15');
+    expect(() => knownSums([18])).toThrow('n: no reference S(18); KNOWN_S holds n = 1..17');
   });
 
   it('agrees with the kernel where the kernel is quick', () => {

@@ -71,10 +71,16 @@ const PROBLEM = 'PROBLEM.md';
  * `seed-dp 14 14 2` and `seed-dp 15 15 1` (S(15): 844 s, one thread) on the 2-core machine.
  */
 const BASELINE = 'baseline/seed-dp.cpp';
+/**
+ * The peer program (shared/baseline/peer-tm-dfs.cpp: its own transfer matrix and DFS, C++,
+ * written apart from this kernel). `peer-tm-dfs 16 17 2` printed S(16) and S(17) with every
+ * N(n, D), equal D by D to this pipeline's verified counts (154 s and 738 s on 2 threads).
+ */
+const PEER = 'baseline/peer-tm-dfs.cpp';
 
 /**
- * S(n) for n = 1..15, indexed by n − 1: S(4), S(5) and S(14) are published (PROBLEM.md), the
- * others printed by the baseline.
+ * S(n) for n = 1..17, indexed by n − 1: S(4), S(5) and S(14) are published (PROBLEM.md), S(16)
+ * and S(17) printed by the peer program, the others by the baseline.
  */
 export const KNOWN_S: readonly string[] = [
   '1',
@@ -92,10 +98,13 @@ export const KNOWN_S: readonly string[] = [
   '319705972380085',
   '11726115562784664',
   '461983502794813419',
+  '19457615917571941524',
+  '872422300284719124995',
 ];
 
-/** The S(n) that PROBLEM.md publishes; the others in KNOWN_S come from the baseline. */
+/** The S(n) that PROBLEM.md publishes, and those the peer program printed. */
 const PUBLISHED_S = new Set([4, 5, 14]);
+const PEER_S = new Set([16, 17]);
 
 /** N(4, D) for D = 0..3: PROBLEM.md's worked example. */
 const WORKED_EXAMPLE_N4: readonly string[] = ['256', '16', '2', '2'];
@@ -110,7 +119,7 @@ export interface KnownValue {
 export function knownSum(n: number): KnownValue | undefined {
   const value = KNOWN_S[n - 1];
   if (value === undefined) return undefined;
-  return { value, source: PUBLISHED_S.has(n) ? PROBLEM : BASELINE };
+  return { value, source: PUBLISHED_S.has(n) ? PROBLEM : PEER_S.has(n) ? PEER : BASELINE };
 }
 
 /** S(n) for each n, as the map tests compare results with; throws for an n without one. */
