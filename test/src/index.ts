@@ -9,7 +9,7 @@ export {
   type TestWorkerOptions,
 } from './worker-processes.js';
 export { until, sleep } from './wait.js';
-export { restartRedis } from './restart-redis.js';
+export { restartableRedis } from './restart-redis.js';
 export { failedReason } from './failed-reason.js';
 export { spawnWatched, type WatchedChild } from './watched-child.js';
 export {
