@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PipelineClient } from '@weak-queens/shared/client';
-import { compileConfig, knownSums, QUEUE_NAMES } from '@weak-queens/shared/contracts';
+import { compileConfig, QUEUE_NAMES } from '@weak-queens/shared/contracts';
 import { baselineN } from './src/baseline-counts.js';
 import {
   BUILD_MS,
@@ -17,6 +17,7 @@ import {
   runRedisContainer,
   runWorkerContainer,
 } from './src/container-engine.js';
+import { expectExactSweep } from './src/exact-sweep.js';
 import { keepTransferAt14x8 } from './src/transfer-at-14-8.js';
 import { unitRecords } from './src/unit-records.js';
 import { until } from './src/wait.js';
@@ -80,9 +81,7 @@ describe.skipIf(!engine)('when workers run in containers on one container networ
   it('completes a sweep exactly with units computed in both containers', async () => {
     const ns = Array.from({ length: 12 }, (_, i) => i + 1);
     const { sweep } = await client.submit(ns);
-    await client.waitFor(sweep.id);
-    const results = await client.results(ns);
-    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownSums(ns));
+    await expectExactSweep(client, sweep.id, ns);
     const where = new Set(
       [...(await unitRecords(client.store, ns)).values()].map((u) => u.worker.replace(/-\d+$/, '')),
     );
@@ -113,9 +112,7 @@ describe.skipIf(!engine)('when workers run in containers on one container networ
     // The link comes back: the cut worker reconnects and serves again.
     await docker(e, 'network', 'connect', network, holder ?? '');
 
-    await client.waitFor(sweep.id);
-    const results = await client.results(ns);
-    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownSums(ns));
+    await expectExactSweep(client, sweep.id, ns);
     const unit = (await client.store.units(14, 8)).get('*');
     expect(unit?.value).toBe(baselineN(14, 8));
     const survivor = hosts.find((h) => h !== holder);

@@ -22,6 +22,7 @@ export {
 } from './pipeline-fixture.js';
 export { canConnect } from './can-connect.js';
 export { unitRecords } from './unit-records.js';
+export { expectExactSweep } from './exact-sweep.js';
 export {
   type FaultPipeline,
   type FaultPipelineFixture,
