@@ -12,12 +12,14 @@ import {
   BUILD_MS,
   buildProjectImage,
   containerEngine,
+  containerNames,
   docker,
   type ReadyEngine,
   runRedisContainer,
   runWorkerContainer,
 } from './src/container-engine.js';
 import { expectExactSweep } from './src/exact-sweep.js';
+import { stallsWhenFinished } from './src/stalls-when-finished.js';
 import { keepTransferAt14x8 } from './src/transfer-at-14-8.js';
 import { unitRecords } from './src/unit-records.js';
 import { until } from './src/wait.js';
@@ -27,11 +29,8 @@ const engine = containerEngine();
 
 describe.skipIf(!engine)('when workers run in containers on one container network', () => {
   const e = engine as ReadyEngine;
-  const id = randomBytes(3).toString('hex');
-  const network = `wq-hosts-${id}`;
-  const redisName = `wq-redis-${id}`;
+  const { id, network, redisName, redisUrl, prefix } = containerNames('hosts');
   const hosts = ['a', 'b'].map((h) => `wq-${h}-${id}`);
-  const prefix = `{hosts-${id}}`;
   const resultKey = randomBytes(32).toString('hex');
   let url: string;
   let client: PipelineClient;
@@ -53,7 +52,7 @@ describe.skipIf(!engine)('when workers run in containers on one container networ
     });
     count = new Queue(QUEUE_NAMES.count, { connection: { url }, prefix });
     const env = {
-      REDIS_URL: `redis://${redisName}:6379`,
+      REDIS_URL: redisUrl,
       WQ_PREFIX: prefix,
       WQ_RESULT_KEY: resultKey,
       WQ_CONCURRENCY: '1',
@@ -102,13 +101,11 @@ describe.skipIf(!engine)('when workers run in containers on one container networ
     });
     await docker(e, 'network', 'disconnect', network, holder ?? '');
     expect((await client.store.units(14, 8)).size).toBe(0);
-    let stalled: number | undefined;
-    await until('N(14, 8) to finish in the other container', async () => {
-      const job = await count.getJob('n14-d8');
-      if (!job?.finishedOn) return false;
-      stalled = job.stalledCounter;
-      return true;
-    });
+    const stalled = await stallsWhenFinished(
+      count,
+      'n14-d8',
+      'N(14, 8) to finish in the other container',
+    );
     // The link comes back: the cut worker reconnects and serves again.
     await docker(e, 'network', 'connect', network, holder ?? '');
 

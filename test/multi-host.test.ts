@@ -13,6 +13,7 @@ import { PipelineClient } from '@weak-queens/shared/client';
 import { workerEntry } from '@weak-queens/producer';
 import { compileConfig, QUEUE_NAMES } from '@weak-queens/shared/contracts';
 import {
+  stallsWhenFinished,
   expectExactSweep,
   canConnect,
   FAST_STALLS,
@@ -114,14 +115,11 @@ describe.skipIf(unavailable !== undefined)('when workers run on two other hosts'
     expect(cut).toBeDefined();
     lab.cut(cut as NonNullable<typeof cut>);
     expect((await client.store.units(14, 8)).size).toBe(0);
-    // Read as soon as the unit finishes: later units may push it out of the kept completed jobs.
-    let stalled: number | undefined;
-    await until('N(14, 8) to finish on the other host', async () => {
-      const job = await count.getJob('n14-d8');
-      if (!job?.finishedOn) return false;
-      stalled = job.stalledCounter;
-      return true;
-    });
+    const stalled = await stallsWhenFinished(
+      count,
+      'n14-d8',
+      'N(14, 8) to finish on the other host',
+    );
 
     await expectExactSweep(client, sweep.id, ns);
     const unit = (await client.store.units(14, 8)).get('*');

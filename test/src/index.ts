@@ -40,3 +40,4 @@ export {
   type ChaosRound,
 } from './chaos-soak.js';
 export { baselineCounts, baselineN } from './baseline-counts.js';
+export { stallsWhenFinished } from './stalls-when-finished.js';
