@@ -10,7 +10,7 @@ import { dashboardUrl, exitOf, spawnDashboardProcess } from '@weak-queens/produc
 import type { TimelineView } from '@weak-queens/dashboard';
 import { KNOWN_S, storeKeys } from '@weak-queens/shared/contracts';
 import { WORKER_TTL_MS } from '@weak-queens/shared/client';
-import { killHard, pipelineFixture, until } from './src/index.js';
+import { killHard, pipelineFixture, type TestPipeline, until } from './src/index.js';
 import { runWq } from './src/wq-cli.js';
 
 /** Debian's libfaketime (scripts/install-test-deps.sh installs the `faketime` package). */
@@ -19,6 +19,16 @@ const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 /** A worker's node with its clock moved by `offset` (faketime's syntax: `+2h`, `-10m`). */
 function fakeClock(offset: string): Record<string, string> {
   return { LD_PRELOAD: LIBFAKETIME, FAKETIME: offset };
+}
+
+/** A worker started on `pipeline` with its clock moved by `offset`, once Redis lists it. */
+async function startListedWorker(pipeline: TestPipeline, offset: string) {
+  const worker = pipeline.startWorker({ env: fakeClock(offset) });
+  await until(
+    'the worker to be listed',
+    async () => (await pipeline.client.registry.liveWorkers()).length === 1,
+  );
+  return worker;
 }
 
 const TWO_HOURS_MS = 2 * 3600_000;
@@ -32,11 +42,7 @@ describe.runIf(existsSync(LIBFAKETIME) || process.env.CI)('when a worker clock i
   it('a worker two hours ahead is listed with its skew, and unlisted after the TTL once killed -9', async () => {
     const pipeline = redis.openPipeline('ahead');
     const { client, prefix } = pipeline;
-    const ahead = pipeline.startWorker({ env: fakeClock('+2h') });
-    await until(
-      'the worker to be listed',
-      async () => (await client.registry.liveWorkers()).length === 1,
-    );
+    const ahead = await startListedWorker(pipeline, '+2h');
     const [listed] = await client.registry.liveWorkers();
     expect(listed?.pid).toBe(ahead.pid);
     expect(Math.abs((listed?.clockSkewMs ?? 0) - TWO_HOURS_MS)).toBeLessThan(SKEW_SLACK_MS);
@@ -64,11 +70,7 @@ describe.runIf(existsSync(LIBFAKETIME) || process.env.CI)('when a worker clock i
   it('a worker ten minutes behind is listed while it works, with its skew', async () => {
     const pipeline = redis.openPipeline('behind');
     const { client, prefix } = pipeline;
-    const behind = pipeline.startWorker({ env: fakeClock('-10m') });
-    await until(
-      'the worker to be listed',
-      async () => (await client.registry.liveWorkers()).length === 1,
-    );
+    const behind = await startListedWorker(pipeline, '-10m');
     // Still listed several heartbeats later (before, it was pruned at once as ten minutes stale).
     await new Promise((r) => setTimeout(r, 3000));
     const [listed] = await client.registry.liveWorkers();

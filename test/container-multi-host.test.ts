@@ -6,17 +6,20 @@ import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PipelineClient } from '@weak-queens/shared/client';
-import { knownSums, QUEUE_NAMES } from '@weak-queens/shared/contracts';
+import { QUEUE_NAMES } from '@weak-queens/shared/contracts';
 import { baselineN } from './src/baseline-counts.js';
 import {
   BUILD_MS,
   containerEngine,
+  containerNames,
   containerPipeline,
   docker,
   type ReadyEngine,
   runWorkerContainer,
   untilLiveWorkers,
 } from './src/container-engine.js';
+import { expectExactSweep } from './src/exact-sweep.js';
+import { stallsWhenFinished } from './src/stalls-when-finished.js';
 import { keepTransferAt14x8 } from './src/transfer-at-14-8.js';
 import { unitRecords } from './src/unit-records.js';
 import { until } from './src/wait.js';
@@ -26,11 +29,8 @@ const engine = containerEngine();
 
 describe.skipIf(!engine)('when workers run in containers on one container network', () => {
   const e = engine as ReadyEngine;
-  const id = randomBytes(3).toString('hex');
-  const network = `wq-hosts-${id}`;
-  const redisName = `wq-redis-${id}`;
+  const { id, network, redisName, redisUrl, prefix } = containerNames('hosts');
   const hosts = ['a', 'b'].map((h) => `wq-${h}-${id}`);
-  const prefix = `{hosts-${id}}`;
   const resultKey = randomBytes(32).toString('hex');
   let url: string;
   let client: PipelineClient;
@@ -43,7 +43,7 @@ describe.skipIf(!engine)('when workers run in containers on one container networ
     }));
     count = new Queue(QUEUE_NAMES.count, { connection: { url }, prefix });
     const env = {
-      REDIS_URL: `redis://${redisName}:6379`,
+      REDIS_URL: redisUrl,
       WQ_PREFIX: prefix,
       WQ_RESULT_KEY: resultKey,
       WQ_CONCURRENCY: '1',
@@ -64,9 +64,7 @@ describe.skipIf(!engine)('when workers run in containers on one container networ
   it('completes a sweep exactly with units computed in both containers', async () => {
     const ns = Array.from({ length: 12 }, (_, i) => i + 1);
     const { sweep } = await client.submit(ns);
-    await client.waitFor(sweep.id);
-    const results = await client.results(ns);
-    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownSums(ns));
+    await expectExactSweep(client, sweep.id, ns);
     const where = new Set(
       [...(await unitRecords(client.store, ns)).values()].map((u) => u.worker.replace(/-\d+$/, '')),
     );
@@ -87,19 +85,15 @@ describe.skipIf(!engine)('when workers run in containers on one container networ
     });
     await docker(e, 'network', 'disconnect', network, holder ?? '');
     expect((await client.store.units(14, 8)).size).toBe(0);
-    let stalled: number | undefined;
-    await until('N(14, 8) to finish in the other container', async () => {
-      const job = await count.getJob('n14-d8');
-      if (!job?.finishedOn) return false;
-      stalled = job.stalledCounter;
-      return true;
-    });
+    const stalled = await stallsWhenFinished(
+      count,
+      'n14-d8',
+      'N(14, 8) to finish in the other container',
+    );
     // The link comes back: the cut worker reconnects and serves again.
     await docker(e, 'network', 'connect', network, holder ?? '');
 
-    await client.waitFor(sweep.id);
-    const results = await client.results(ns);
-    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownSums(ns));
+    await expectExactSweep(client, sweep.id, ns);
     const unit = (await client.store.units(14, 8)).get('*');
     expect(unit?.value).toBe(baselineN(14, 8));
     const survivor = hosts.find((h) => h !== holder);

@@ -8,6 +8,11 @@ import { startTestRedis } from './src/test-redis.js';
 
 const engine = containerEngine();
 
+/** The ids of the containers that publish the port of `url` (`-q`: running; `-aq`: any). */
+function containersPublishing(url: string, which: '-q' | '-aq'): Promise<string> {
+  return docker(engine as ReadyEngine, 'ps', which, '--filter', `publish=${url.split(':')[2]}`);
+}
+
 describe.skipIf(!engine || process.env.REDIS_URL)(
   'when the test run has a container engine',
   () => {
@@ -18,25 +23,13 @@ describe.skipIf(!engine || process.env.REDIS_URL)(
         expect(redis.kind).toBe('container');
         expect(redis.url).toMatch(/^redis:\/\/127\.0\.0\.1:\d+$/);
         expect(await client.ping()).toBe('PONG');
-        const running = await docker(
-          engine as ReadyEngine,
-          'ps',
-          '-q',
-          '--filter',
-          `publish=${redis.url.split(':')[2]}`,
-        );
+        const running = await containersPublishing(redis.url, '-q');
         expect(running).not.toBe('');
       } finally {
         client.disconnect();
         await redis.stop();
       }
-      const after = await docker(
-        engine as ReadyEngine,
-        'ps',
-        '-aq',
-        '--filter',
-        `publish=${redis.url.split(':')[2]}`,
-      );
+      const after = await containersPublishing(redis.url, '-aq');
       expect(after).toBe('');
     });
   },

@@ -2,7 +2,6 @@
 // dependencies only; its HEALTHCHECK turns a frozen worker unhealthy and a live one healthy; and
 // `docker stop` in the middle of a unit stops it by itself within its grace period, with the unit
 // handed back (no attempt spent) for another container to finish exactly.
-import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_NAMES } from '@weak-queens/shared/contracts';
@@ -10,6 +9,7 @@ import {
   BUILD_MS,
   buildProjectImage,
   containerEngine,
+  containerNames,
   docker,
   PROJECT_IMAGE,
   type ReadyEngine,
@@ -23,10 +23,7 @@ const engine = containerEngine();
 
 describe.skipIf(!engine)('when the image runs a worker container', () => {
   const e = engine as ReadyEngine;
-  const id = randomBytes(3).toString('hex');
-  const network = `wq-worker-${id}`;
-  const redisName = `wq-redis-${id}`;
-  const prefix = `{image-${id}}`;
+  const { id, network, redisName, redisUrl, prefix } = containerNames('worker');
   const containers: string[] = [];
   let url: string;
   let queue: Queue;
@@ -34,7 +31,7 @@ describe.skipIf(!engine)('when the image runs a worker container', () => {
   /** A worker container on the network, with extra `docker run` flags. */
   async function runWorker(name: string, flags: string[] = [], env: Record<string, string> = {}) {
     const vars = {
-      REDIS_URL: `redis://${redisName}:6379`,
+      REDIS_URL: redisUrl,
       WQ_PREFIX: prefix,
       LOG_LEVEL: 'warn',
       ...env,

@@ -18,18 +18,31 @@ import { runWq } from './src/wq-cli.js';
 /** A stack frame, in whatever form Node prints it. */
 const STACK = /^\s+at /m;
 
-/** A private redis-server with `extraArgs`, stopped and removed by `stop`. */
-async function privateRedis(
+/**
+ * A private redis-server for the enclosing describe block: started with the arguments
+ * `extraArgs` gives (read when it starts), then `prepare`d, before the block's tests; stopped
+ * and removed after them.
+ */
+function privateRedis(
   label: string,
-  extraArgs: readonly string[] = [],
-): Promise<{ server: RedisServer; stop: () => Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), `wq-${label}-`));
-  const server = await RedisServer.start({ dir, appendOnly: false, extraArgs });
+  extraArgs: () => readonly string[] = () => [],
+  prepare?: (url: string) => Promise<void>,
+): { readonly server: RedisServer } {
+  let dir: string | undefined;
+  let started: RedisServer | undefined;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), `wq-${label}-`));
+    started = await RedisServer.start({ dir, appendOnly: false, extraArgs: extraArgs() });
+    await prepare?.(started.url);
+  });
+  afterAll(async () => {
+    await started?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
   return {
-    server,
-    stop: async () => {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
+    get server() {
+      if (!started) throw new Error(`the ${label} redis-server has not started`);
+      return started;
     },
   };
 }
@@ -55,21 +68,13 @@ function oneLine(stderr: string): string {
 }
 
 describe('when Redis may evict keys (maxmemory-policy allkeys-lru)', () => {
-  let redis: Awaited<ReturnType<typeof privateRedis>>;
+  const redis = privateRedis('evict', () => [
+    '--maxmemory',
+    '2mb',
+    '--maxmemory-policy',
+    'allkeys-lru',
+  ]);
   const prefix = uniquePrefix('evict');
-
-  beforeAll(async () => {
-    redis = await privateRedis('evict', [
-      '--maxmemory',
-      '2mb',
-      '--maxmemory-policy',
-      'allkeys-lru',
-    ]);
-  });
-
-  afterAll(async () => {
-    await redis?.stop();
-  });
 
   it.each([
     ['the CLI', ['sweep', '5', '--wait']],
@@ -87,17 +92,8 @@ describe('when Redis may evict keys (maxmemory-policy allkeys-lru)', () => {
 });
 
 describe('when Redis is out of memory (noeviction, 2 MB)', () => {
-  let redis: Awaited<ReturnType<typeof privateRedis>>;
+  const redis = privateRedis('oom', undefined, exhaustMemory);
   const prefix = uniquePrefix('oom');
-
-  beforeAll(async () => {
-    redis = await privateRedis('oom');
-    await exhaustMemory(redis.server.url);
-  });
-
-  afterAll(async () => {
-    await redis?.stop();
-  });
 
   it('`wq sweep` fails with exit 1 and one line naming OOM and the fix', async () => {
     const run = await runWq(['sweep', '5', '--wait'], { url: redis.server.url, prefix });
@@ -140,23 +136,14 @@ describe('when Redis is out of memory (noeviction, 2 MB)', () => {
 });
 
 describe('when REDIS_URL names a read-only replica', () => {
-  let master: Awaited<ReturnType<typeof privateRedis>>;
-  let replica: Awaited<ReturnType<typeof privateRedis>>;
+  // Hooks run in reverse on the way out: the replica stops before its master.
+  const master = privateRedis('master');
+  const replica = privateRedis('replica', () => [
+    '--replicaof',
+    '127.0.0.1',
+    String(master.server.port),
+  ]);
   const prefix = uniquePrefix('replica');
-
-  beforeAll(async () => {
-    master = await privateRedis('master');
-    replica = await privateRedis('replica', [
-      '--replicaof',
-      '127.0.0.1',
-      String(master.server.port),
-    ]);
-  });
-
-  afterAll(async () => {
-    await replica?.stop();
-    await master?.stop();
-  });
 
   it.each([
     ['the CLI', ['sweep', '5', '--wait']],
@@ -172,16 +159,8 @@ describe('when REDIS_URL names a read-only replica', () => {
 });
 
 describe('when a worker meets the same Redis error again and again', () => {
-  let redis: Awaited<ReturnType<typeof privateRedis>>;
+  const redis = privateRedis('flood');
   const prefix = uniquePrefix('flood');
-
-  beforeAll(async () => {
-    redis = await privateRedis('flood');
-  });
-
-  afterAll(async () => {
-    await redis?.stop();
-  });
 
   it('logs a bounded number of lines and names the cause', async () => {
     const url = redis.server.url;

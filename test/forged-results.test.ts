@@ -33,6 +33,31 @@ async function shownS(p: TestPipeline, n: number, env: Record<string, string> = 
   return (JSON.parse(shown.stdout.trim()) as { S: string | null }).S;
 }
 
+/**
+ * `p` with S(n) swept by two workers, a raw connection to its Redis to forge with (closed
+ * with `p`), and the stored record of N(n, D).
+ */
+async function sweptForForging(p: TestPipeline, n: number, env: Record<string, string> = {}) {
+  p.startWorkers(2, { env });
+  const first = await runWq(['sweep', String(n), '--wait'], {
+    url: p.url,
+    prefix: p.prefix,
+    ...env,
+  });
+  expect(first.code, first.stderr).toBe(0);
+  const r = new Redis(p.url);
+  p.defer(() => r.disconnect());
+  const keys = storeKeys(p.prefix);
+  /** The record of N(n, D) as the store holds it (the fields the tests forge with). */
+  const depthRecord = async (d: number) =>
+    JSON.parse((await r.hget(keys.depths(n), String(d))) ?? '{}') as {
+      value: string;
+      planId: string;
+      algorithm: string;
+    };
+  return { r, keys, depthRecord };
+}
+
 describe('when a sum job is added whose children live in another queue', () => {
   it('is refused, changes nothing, and the sweep then publishes the exact S(9)', async () => {
     const p = open('foreign-sum');
@@ -83,16 +108,8 @@ describe('when a sum job is added whose children live in another queue', () => {
 describe('when a depth job is added with a forged :processed entry', () => {
   it('sums the stored units instead, so N(13, 5) and S(13) stay exact', async () => {
     const p = open('forged-processed');
-    p.startWorkers(2);
-    const first = await runWq(['sweep', '13', '--wait'], { url: p.url, prefix: p.prefix });
-    expect(first.code, first.stderr).toBe(0);
-    const r = new Redis(p.url);
-    p.defer(() => r.disconnect());
-    const keys = storeKeys(p.prefix);
-    const stored = JSON.parse((await r.hget(keys.depths(13), '5')) ?? '{}') as {
-      planId: string;
-      algorithm: string;
-    };
+    const { r, keys, depthRecord } = await sweptForForging(p, 13);
+    const stored = await depthRecord(5);
     // As the attacker would: the results go, and a depth job of the recorded plan comes with
     // a `:processed` hash whose one child says N(13, 5) + 1000.
     await r.hdel(keys.depths(13), '5');
@@ -148,15 +165,8 @@ describe('when a depth job is added with a forged :processed entry', () => {
 describe('when a wrong N(n, D) is written straight into the result store', () => {
   it('without the key: a record its units do not bear out is counted again, and S(10) is exact', async () => {
     const p = open('forged-record');
-    p.startWorkers(2);
-    const first = await runWq(['sweep', '10', '--wait'], { url: p.url, prefix: p.prefix });
-    expect(first.code, first.stderr).toBe(0);
-    const r = new Redis(p.url);
-    p.defer(() => r.disconnect());
-    const keys = storeKeys(p.prefix);
-    const record = JSON.parse((await r.hget(keys.depths(10), '4')) ?? '{}') as {
-      value: string;
-    };
+    const { r, keys, depthRecord } = await sweptForForging(p, 10);
+    const record = await depthRecord(4);
     const wrong = (BigInt(record.value) + 100n).toString();
     await r.hset(keys.depths(10), '4', JSON.stringify({ ...record, value: wrong }));
     // A forged S(10) beside it is not shown: it disagrees with its record and its reference.
@@ -179,15 +189,10 @@ describe('when a wrong N(n, D) is written straight into the result store', () =>
   it('with the key: records without a valid MAC are not results, are reported, and are counted again', async () => {
     const env = { WQ_RESULT_KEY: KEY };
     const p = open('forged-sealed', env);
-    p.startWorkers(2, { env });
-    const first = await runWq(['sweep', '10', '--wait'], { url: p.url, prefix: p.prefix, ...env });
-    expect(first.code, first.stderr).toBe(0);
-    const r = new Redis(p.url);
-    p.defer(() => r.disconnect());
-    const keys = storeKeys(p.prefix);
+    const { r, keys, depthRecord } = await sweptForForging(p, 10, env);
     // A depth record and a unit record with a wrong value (their MACs no longer verify), and
     // a wrong S(10) with its record.
-    const depth = JSON.parse((await r.hget(keys.depths(10), '4')) ?? '{}') as { value: string };
+    const depth = await depthRecord(4);
     await r.hset(
       keys.depths(10),
       '4',

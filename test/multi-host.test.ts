@@ -11,8 +11,10 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { workerEntry } from '@weak-queens/producer';
-import { compileConfig, QUEUE_NAMES, knownSums } from '@weak-queens/shared/contracts';
+import { compileConfig, QUEUE_NAMES } from '@weak-queens/shared/contracts';
 import {
+  stallsWhenFinished,
+  expectExactSweep,
   canConnect,
   FAST_STALLS,
   keepTransferAt14x8,
@@ -89,9 +91,7 @@ describe.skipIf(unavailable !== undefined)('when workers run on two other hosts'
   it('completes a sweep exactly with units computed on both hosts', async () => {
     const ns = Array.from({ length: 12 }, (_, i) => i + 1);
     const { sweep } = await client.submit(ns);
-    await client.waitFor(sweep.id);
-    const results = await client.results(ns);
-    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownSums(ns));
+    await expectExactSweep(client, sweep.id, ns);
     const hosts = new Set(
       [...(await unitRecords(client.store, ns)).values()].map((u) =>
         pids.get(pidOfWorkerName(u.worker) ?? -1),
@@ -115,18 +115,13 @@ describe.skipIf(unavailable !== undefined)('when workers run on two other hosts'
     expect(cut).toBeDefined();
     lab.cut(cut as NonNullable<typeof cut>);
     expect((await client.store.units(14, 8)).size).toBe(0);
-    // Read as soon as the unit finishes: later units may push it out of the kept completed jobs.
-    let stalled: number | undefined;
-    await until('N(14, 8) to finish on the other host', async () => {
-      const job = await count.getJob('n14-d8');
-      if (!job?.finishedOn) return false;
-      stalled = job.stalledCounter;
-      return true;
-    });
+    const stalled = await stallsWhenFinished(
+      count,
+      'n14-d8',
+      'N(14, 8) to finish on the other host',
+    );
 
-    await client.waitFor(sweep.id);
-    const results = await client.results(ns);
-    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownSums(ns));
+    await expectExactSweep(client, sweep.id, ns);
     const unit = (await client.store.units(14, 8)).get('*');
     expect(unit?.value).toBe(baselineN(14, 8));
     const survivor = holder === 'a' ? 'b' : 'a';

@@ -7,13 +7,13 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { RedisServer } from '@weak-queens/producer';
 import { compileConfig, KNOWN_S } from '@weak-queens/shared/contracts';
 import {
   FAST_STALLS,
-  restartRedis,
+  restartableRedis,
   sleep,
   spawnWatched,
   startWorker,
@@ -42,22 +42,12 @@ const following: Moment = async (watcher) => {
 const finishing: Moment = async (watcher) => (await watcher.store.sums([10])).has(10);
 
 describe('when Redis restarts while `wq sweep 1-11 --wait` runs', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'wq-outage-'));
-  let server: RedisServer;
+  const redis = restartableRedis('outage');
   let workers: ChildProcess[] = [];
-
-  beforeAll(async () => {
-    server = await RedisServer.start({ dir, appendOnly: true });
-  });
 
   afterEach(async () => {
     await stopWorkers(workers);
     workers = [];
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it.each([
@@ -65,7 +55,7 @@ describe('when Redis restarts while `wq sweep 1-11 --wait` runs', () => {
     ['while it follows progress', following],
     ['as the last sums are published', finishing],
   ] as const)('prints every S(n) exactly when the restart comes %s', async (_, moment) => {
-    const url = server.url;
+    const url = redis.url;
     const prefix = uniquePrefix('outage');
     workers = [0, 1].map(() => startWorker({ url, prefix, env: { ...FAST_STALLS } }));
     const follower = runWq(['sweep', '1-11', '--wait', '--json'], { url, prefix });
@@ -76,7 +66,7 @@ describe('when Redis restarts while `wq sweep 1-11 --wait` runs', () => {
     } finally {
       await watcher.close();
     }
-    server = await restartRedis(server, dir);
+    await redis.restart();
 
     const run = await follower;
     expect(run.code, run.stderr).toBe(0);

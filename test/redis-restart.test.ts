@@ -1,16 +1,12 @@
 // Redis restarted (AOF on, same port and directory) in the middle of a sweep: the worker
 // processes and a `wq sweep --wait` follower reconnect by themselves and the sweep is exact.
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { PipelineClient } from '@weak-queens/shared/client';
-import { RedisServer } from '@weak-queens/producer';
 import { compileConfig, KNOWN_S } from '@weak-queens/shared/contracts';
 import {
   FAST_STALLS,
-  restartRedis,
+  restartableRedis,
   startWorker,
   stopWorkers,
   uniquePrefix,
@@ -20,23 +16,16 @@ import {
 import { runWq } from './src/wq-cli.js';
 
 describe('when Redis restarts in the middle of a sweep', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'wq-restart-'));
+  const redis = restartableRedis('restart');
   const prefix = uniquePrefix('restart');
-  let server: RedisServer;
   let workers: ChildProcess[] = [];
-
-  beforeAll(async () => {
-    server = await RedisServer.start({ dir, appendOnly: true });
-  });
 
   afterAll(async () => {
     await stopWorkers(workers);
-    await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('reconnects workers and the follower, and completes every S(n) exactly', async () => {
-    const url = server.url;
+    const url = redis.url;
     const ns = Array.from({ length: 14 }, (_, i) => i + 1);
     workers = [0, 1].map(() => startWorker({ url, prefix, env: { ...FAST_STALLS } }));
     // The user's view: `wq sweep 1-14 --wait --json` in its own process, started before the cut.
@@ -55,7 +44,7 @@ describe('when Redis restarts in the middle of a sweep', () => {
       await watcher.close();
     }
 
-    server = await restartRedis(server, dir);
+    await redis.restart();
 
     const run = await follower;
     expect(run.code, run.stderr).toBe(0);
@@ -69,7 +58,7 @@ describe('when Redis restarts in the middle of a sweep', () => {
     expect(workers.every((w) => w.exitCode === null && w.signalCode === null)).toBe(true);
 
     // The AOF kept everything stored before the restart: none of it was computed again.
-    const after = new PipelineClient(compileConfig({ REDIS_URL: server.url, WQ_PREFIX: prefix }));
+    const after = new PipelineClient(compileConfig({ REDIS_URL: redis.url, WQ_PREFIX: prefix }));
     try {
       const records = await unitRecords(after.store, ns);
       expect(stored.size).toBeGreaterThan(0);

@@ -227,6 +227,8 @@ function sideRule(free: i32, above: i32): i32 {
 
 // The last nine rows: rowsK places row m − K + 1 and runs rowsK−1 inside its loop, inlined.
 // The enterK functions are where a branch that skipped rows (a two-row call) joins them.
+// Written out once per row on purpose, not as one shared function: each level's row and
+// distance are constants asc folds, and a call would save every live value (see the top).
 
 function rows9(c: i32, l: i32, r: i32): void {
   const y = m - 8;

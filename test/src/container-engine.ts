@@ -1,6 +1,7 @@
 // The container engine the test run has (container-global-setup.ts), and the `docker` and
 // Compose commands the container tests run against it, as a user would type them.
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
@@ -169,6 +170,23 @@ export function buildProjectImage(engine: ReadyEngine): Promise<void> {
     if (run.code !== 0) throw new Error(`docker build exited ${run.code}: ${run.stderr.trim()}`);
   });
   return built;
+}
+
+/**
+ * Fresh names for one test's containers, so runs side by side never meet: a network, the Redis
+ * container on it (`redisUrl`: its URL from inside the network), a key prefix, and the id in
+ * them for more names.
+ */
+export function containerNames(label: string) {
+  const id = randomBytes(3).toString('hex');
+  const redisName = `wq-redis-${id}`;
+  return {
+    id,
+    network: `wq-${label}-${id}`,
+    redisName,
+    redisUrl: `redis://${redisName}:6379`,
+    prefix: `{${label}-${id}}`,
+  };
 }
 
 /**

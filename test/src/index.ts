@@ -9,7 +9,7 @@ export {
   type TestWorkerOptions,
 } from './worker-processes.js';
 export { until, sleep } from './wait.js';
-export { restartRedis } from './restart-redis.js';
+export { restartableRedis } from './restart-redis.js';
 export { failedReason } from './failed-reason.js';
 export { spawnWatched, type WatchedChild } from './watched-child.js';
 export {
@@ -22,6 +22,7 @@ export {
 } from './pipeline-fixture.js';
 export { canConnect } from './can-connect.js';
 export { plannedBytes, unitRecords } from './unit-records.js';
+export { expectExactSweep } from './exact-sweep.js';
 export {
   type FaultPipeline,
   type FaultPipelineFixture,
@@ -39,3 +40,4 @@ export {
   type ChaosRound,
 } from './chaos-soak.js';
 export { baselineCounts, baselineN } from './baseline-counts.js';
+export { stallsWhenFinished } from './stalls-when-finished.js';

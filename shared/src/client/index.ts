@@ -8,17 +8,8 @@ export type { VerifyOutcome } from './recount.js';
 export { problemNamed } from './problems/index.js';
 export type { Problem, SubmitOptions } from './problems/problem.js';
 export { SweepProgressReader } from './sweep-progress-reader.js';
-export {
-  type DepthProgress,
-  type DepthTiming,
-  type ProgressQueues,
-  type ProgressReadOptions,
-  type ProgressStatus,
-  type SizeProgress,
-  type SizeTiming,
-  type SweepProgress,
-  type UnfitUnit,
-} from './sweep-progress.js';
+// Every shape a progress report is made of (sweep, size, depth, timing, unfit unit).
+export type * from './sweep-progress.js';
 export {
   duration,
   HugeSweepError,

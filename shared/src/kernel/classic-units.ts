@@ -237,7 +237,11 @@ function cornerUpper(y: number, c: number, l: number, r: number): number {
   return count;
 }
 
-/** Rows B … m of a corner unit, no rule but the attacks: rows y and y + 1 in one call. */
+/**
+ * Rows B … m of a corner unit, no rule but the attacks: rows y and y + 1 in one call. Its
+ * two-row step is written out again in edgePlain: a shared step would return three masks per
+ * candidate, an allocation or a call in the innermost loop.
+ */
 function cornerPlain(y: number, c: number, l: number, r: number): number {
   let free = ~(c | l | r);
   let count = 0;
@@ -342,7 +346,8 @@ function edgeSide(y: number, c: number, l: number, r: number): void {
 
 /**
  * A row between B and m − 2 other than m − B: with the next row in the same call when that
- * one is plain too, with the last two rows when it is m − 2.
+ * one is plain too, with the last two rows when it is m − 2. The two-row step is cornerPlain's,
+ * written out again for speed (see there).
  */
 function edgePlain(y: number, c: number, l: number, r: number): void {
   let free = ~(c | l | r);

@@ -611,6 +611,8 @@ export function smallStepper(table: WindowTable, conflictOf: Int32Array): Steppe
   return {
     ones: () => new Uint16Array(kept).fill(1),
     zeros: () => new Uint16Array(kept),
+    // doubleStepper's run is this walk again over Float64Array: one function for both array
+    // kinds would make every element access in the hottest loop polymorphic for V8.
     run(from, to, range) {
       const next = Int32Array.from(range.next); // next window of each row
       for (let s = range.start, first = range.first; s < range.end; s++) {
@@ -688,6 +690,7 @@ export function doubleStepper(table: WindowTable, conflictOf: Int32Array): Stepp
   return {
     ones: () => new Float64Array(kept).fill(1),
     zeros: () => new Float64Array(kept),
+    // smallStepper's walk over Float64Array, kept a copy so each stays monomorphic for V8.
     run(from, to, range) {
       const next = Int32Array.from(range.next); // next window of each row
       for (let s = range.start, first = range.first; s < range.end; s++) {
