@@ -3,6 +3,9 @@
 // windows are numbered in lexicographic order (oldest row first) through a trie; each row is
 // one sparse matrix-vector step, no sorting per row. A whole (n, D) meets in the middle: it
 // runs half the rows and pairs each window with its reversal (see countByWindowTransfer).
+// The file is over 600 lines on purpose: the three steppers are the kernel's hottest loops and
+// read the table's arrays directly (no accessor in the inner loop), so they stay beside the code
+// that lays those arrays out; each stepper is written out for its own number type (see below).
 import { attackedBy, countWithoutSearch, fullMask, popcount } from './board.js';
 import { InvalidInputError } from './errors.js';
 import { MAX_ADDENDS, ResidueSystem } from './exact.js';
