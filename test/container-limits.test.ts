@@ -8,33 +8,27 @@
 // transfer at 52 MiB, below any limit a worker starts in: an idle worker uses about 45 MiB, and
 // at 48 MiB it is OOM-killed while starting. A calibration that says the DFS is slow makes the
 // planner count N(15, 9) by transfer too.)
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PipelineClient, StatusReport } from '@weak-queens/shared/client';
 import { knownSums } from '@weak-queens/shared/contracts';
 import {
   BUILD_MS,
-  containerEngine,
+  containerNames,
   containerPipeline,
-  docker,
-  type ReadyEngine,
+  describeWithContainers,
+  removeContainers,
   runWorkerContainer,
   untilLiveWorkers,
 } from './src/container-engine.js';
 import { calibrateDfsSlower } from './src/transfer-at-14-8.js';
 import { plannedBytes, unitRecords } from './src/unit-records.js';
+import { closeWithin } from './src/wait.js';
 import { runWq } from './src/wq-cli.js';
-
-const engine = containerEngine();
 
 const MiB = 1024 ** 2;
 
-describe.skipIf(!engine)('when worker containers have memory and CPU limits', () => {
-  const e = engine as ReadyEngine;
-  const id = randomBytes(3).toString('hex');
-  const network = `wq-limits-${id}`;
-  const redisName = `wq-redis-${id}`;
-  const prefix = `{limits-${id}}`;
+describeWithContainers('when worker containers have memory and CPU limits', (e) => {
+  const { id, network, redisName, redisUrl, prefix } = containerNames('limits');
   /** Container name (its host name, which starts its worker id) → its memory limit. */
   const small = { name: `wq-small-${id}`, memoryBytes: 160 * MiB };
   const large = { name: `wq-large-${id}`, memoryBytes: 512 * MiB };
@@ -43,7 +37,7 @@ describe.skipIf(!engine)('when worker containers have memory and CPU limits', ()
 
   beforeAll(async () => {
     ({ url, client } = await containerPipeline(e, network, redisName, { WQ_PREFIX: prefix }));
-    const env = { REDIS_URL: `redis://${redisName}:6379`, WQ_PREFIX: prefix, LOG_LEVEL: 'warn' };
+    const env = { REDIS_URL: redisUrl, WQ_PREFIX: prefix, LOG_LEVEL: 'warn' };
     for (const worker of [small, large]) {
       await runWorkerContainer(e, worker.name, network, env, [
         '--memory',
@@ -56,9 +50,8 @@ describe.skipIf(!engine)('when worker containers have memory and CPU limits', ()
   }, BUILD_MS);
 
   afterAll(async () => {
-    await Promise.race([client?.close(), new Promise((r) => setTimeout(r, 2000))]);
-    await docker(e, 'rm', '-f', '-v', small.name, large.name, redisName).catch(() => undefined);
-    await docker(e, 'network', 'rm', network).catch(() => undefined);
+    await closeWithin(client);
+    await removeContainers(e, network, [small.name, large.name, redisName]);
   }, 120_000);
 
   it('wq status shows each worker with one slot and its cgroup memory limit', async () => {

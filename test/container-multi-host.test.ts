@@ -4,17 +4,17 @@
 // later. The sweep is exact and each unit is counted once: the cut unit by the other worker.
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PipelineClient } from '@weak-queens/shared/client';
 import { QUEUE_NAMES } from '@weak-queens/shared/contracts';
 import { baselineN } from './src/baseline-counts.js';
 import {
   BUILD_MS,
-  containerEngine,
   containerNames,
   containerPipeline,
+  describeWithContainers,
   docker,
-  type ReadyEngine,
+  removeContainers,
   runWorkerContainer,
   untilLiveWorkers,
 } from './src/container-engine.js';
@@ -22,13 +22,10 @@ import { expectExactSweep } from './src/exact-sweep.js';
 import { stallsWhenFinished } from './src/stalls-when-finished.js';
 import { keepTransferAt14x8 } from './src/transfer-at-14-8.js';
 import { unitRecords } from './src/unit-records.js';
-import { until } from './src/wait.js';
+import { closeWithin, until } from './src/wait.js';
 import { FAST_STALLS } from './src/worker-processes.js';
 
-const engine = containerEngine();
-
-describe.skipIf(!engine)('when workers run in containers on one container network', () => {
-  const e = engine as ReadyEngine;
+describeWithContainers('when workers run in containers on one container network', (e) => {
   const { id, network, redisName, redisUrl, prefix } = containerNames('hosts');
   const hosts = ['a', 'b'].map((h) => `wq-${h}-${id}`);
   const resultKey = randomBytes(32).toString('hex');
@@ -56,9 +53,8 @@ describe.skipIf(!engine)('when workers run in containers on one container networ
 
   afterAll(async () => {
     await count?.close();
-    await Promise.race([client?.close(), new Promise((r) => setTimeout(r, 2000))]);
-    await docker(e, 'rm', '-f', '-v', ...hosts, redisName).catch(() => undefined);
-    await docker(e, 'network', 'rm', network).catch(() => undefined);
+    await closeWithin(client);
+    await removeContainers(e, network, [...hosts, redisName]);
   }, 120_000);
 
   it('completes a sweep exactly with units computed in both containers', async () => {

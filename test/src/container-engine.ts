@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
+import { describe, inject } from 'vitest';
 import { freePort, PipelineClient } from '@weak-queens/shared/client';
 import { compileConfig } from '@weak-queens/shared/contracts';
 import { until } from './wait.js';
@@ -170,6 +170,26 @@ export function buildProjectImage(engine: ReadyEngine): Promise<void> {
     if (run.code !== 0) throw new Error(`docker build exited ${run.code}: ${run.stderr.trim()}`);
   });
   return built;
+}
+
+/**
+ * `describe` for a suite that runs containers: skipped (containerEngine says why) where the test
+ * run has no engine; `body` gets the engine.
+ */
+export function describeWithContainers(title: string, body: (engine: ReadyEngine) => void): void {
+  const engine = containerEngine();
+  describe.skipIf(!engine)(title, () => body(engine as ReadyEngine));
+}
+
+/** Removes a suite's containers (with their volumes) and its network, whatever is left of them. */
+export async function removeContainers(
+  engine: ReadyEngine,
+  network: string,
+  containers: readonly string[],
+): Promise<void> {
+  if (containers.length)
+    await docker(engine, 'rm', '-f', '-v', ...containers).catch(() => undefined);
+  await docker(engine, 'network', 'rm', network).catch(() => undefined);
 }
 
 /**
