@@ -8,7 +8,6 @@ import { QUEUE_NAMES } from '@weak-queens/shared/contracts';
 import {
   BUILD_MS,
   buildProjectImage,
-  containerNames,
   describeWithContainers,
   docker,
   PROJECT_IMAGE,
@@ -19,8 +18,8 @@ import {
 import { addLongUnit } from './src/one-unit-plan.js';
 import { until } from './src/wait.js';
 
-describeWithContainers('when the image runs a worker container', (e) => {
-  const { id, network, redisName, redisUrl, prefix } = containerNames('worker');
+describeWithContainers('when the image runs a worker container', 'worker', (e, names) => {
+  const { id, network, redisName, redisUrl, prefix } = names;
   const containers: string[] = [];
   let url: string;
   let queue: Queue;

@@ -33,18 +33,39 @@ async function shownS(p: TestPipeline, n: number, env: Record<string, string> = 
   return (JSON.parse(shown.stdout.trim()) as { S: string | null }).S;
 }
 
+/** `wq sweep n --wait` (besides `flags`) exits 0. */
+async function sweep(
+  p: TestPipeline,
+  n: number,
+  env: Record<string, string> = {},
+  flags: string[] = [],
+): Promise<void> {
+  const run = await runWq(['sweep', String(n), '--wait', ...flags], {
+    url: p.url,
+    prefix: p.prefix,
+    ...env,
+  });
+  expect(run.code, run.stderr).toBe(0);
+}
+
+/** A sweep after the forgery counts again what it must: S(n) shows its reference value. */
+async function expectSweptExact(
+  p: TestPipeline,
+  n: number,
+  env: Record<string, string> = {},
+  flags: string[] = [],
+): Promise<void> {
+  await sweep(p, n, env, flags);
+  expect(await shownS(p, n, env)).toBe(KNOWN_S[n - 1]);
+}
+
 /**
  * `p` with S(n) swept by two workers, a raw connection to its Redis to forge with (closed
  * with `p`), and the stored record of N(n, D).
  */
 async function sweptForForging(p: TestPipeline, n: number, env: Record<string, string> = {}) {
   p.startWorkers(2, { env });
-  const first = await runWq(['sweep', String(n), '--wait'], {
-    url: p.url,
-    prefix: p.prefix,
-    ...env,
-  });
-  expect(first.code, first.stderr).toBe(0);
+  await sweep(p, n, env);
   const r = new Redis(p.url);
   p.defer(() => r.disconnect());
   const keys = storeKeys(p.prefix);
@@ -96,12 +117,7 @@ describe('when a sum job is added whose children live in another queue', () => {
     );
     expect(await shownS(p, 9)).toBeNull();
 
-    const swept = await runWq(['sweep', '9', '--wait', '--json'], {
-      url: p.url,
-      prefix: p.prefix,
-    });
-    expect(swept.code, swept.stderr).toBe(0);
-    expect(await shownS(p, 9)).toBe(KNOWN_S[8]);
+    await expectSweptExact(p, 9, {}, ['--json']);
   });
 });
 
@@ -156,9 +172,7 @@ describe('when a depth job is added with a forged :processed entry', () => {
     const client: PipelineClient = p.client;
     expect((await client.store.depths(13)).get(5)?.value).toBe(baselineN(13, 5));
 
-    const again = await runWq(['sweep', '13', '--wait'], { url: p.url, prefix: p.prefix });
-    expect(again.code, again.stderr).toBe(0);
-    expect(await shownS(p, 13)).toBe(KNOWN_S[12]);
+    await expectSweptExact(p, 13);
   });
 });
 
@@ -175,9 +189,7 @@ describe('when a wrong N(n, D) is written straight into the result store', () =>
     await r.hdel(keys.sums, '10');
     await r.hdel(keys.records, '10');
 
-    const again = await runWq(['sweep', '10', '--wait'], { url: p.url, prefix: p.prefix });
-    expect(again.code, again.stderr).toBe(0);
-    expect(await shownS(p, 10)).toBe(KNOWN_S[9]);
+    await expectSweptExact(p, 10);
     expect((await p.client.store.depths(10)).get(4)?.value).toBe(record.value);
 
     const status = await runWq(['status'], { url: p.url, prefix: p.prefix });
@@ -215,9 +227,7 @@ describe('when a wrong N(n, D) is written straight into the result store', () =>
     // Read as a result nowhere: the next sweep counts what they claimed, and publishes exactly.
     await r.hdel(keys.sums, '10');
     await r.hdel(keys.records, '10');
-    const again = await runWq(['sweep', '10', '--wait'], { url: p.url, prefix: p.prefix, ...env });
-    expect(again.code, again.stderr).toBe(0);
-    expect(await shownS(p, 10, env)).toBe(KNOWN_S[9]);
+    await expectSweptExact(p, 10, env);
     const reported = await p.client.store.disagreements();
     expect(
       reported.filter((d) => d.reason?.includes('MAC')).map((d) => [d.n, d.depth, d.unit]),

@@ -174,11 +174,15 @@ export function buildProjectImage(engine: ReadyEngine): Promise<void> {
 
 /**
  * `describe` for a suite that runs containers: skipped (containerEngine says why) where the test
- * run has no engine; `body` gets the engine.
+ * run has no engine; `body` gets the engine and its fresh names (containerNames(label)).
  */
-export function describeWithContainers(title: string, body: (engine: ReadyEngine) => void): void {
+export function describeWithContainers(
+  title: string,
+  label: string,
+  body: (engine: ReadyEngine, names: ContainerNames) => void,
+): void {
   const engine = containerEngine();
-  describe.skipIf(!engine)(title, () => body(engine as ReadyEngine));
+  describe.skipIf(!engine)(title, () => body(engine as ReadyEngine, containerNames(label)));
 }
 
 /** Removes a suite's containers (with their volumes) and its network, whatever is left of them. */
@@ -192,12 +196,14 @@ export async function removeContainers(
   await docker(engine, 'network', 'rm', network).catch(() => undefined);
 }
 
+type ContainerNames = ReturnType<typeof containerNames>;
+
 /**
  * Fresh names for one test's containers, so runs side by side never meet: a network, the Redis
  * container on it (`redisUrl`: its URL from inside the network), a key prefix, and the id in
  * them for more names.
  */
-export function containerNames(label: string) {
+function containerNames(label: string) {
   const id = randomBytes(3).toString('hex');
   const redisName = `wq-redis-${id}`;
   return {
