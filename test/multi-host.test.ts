@@ -21,7 +21,6 @@ import {
   keepTransferAt14x8,
   pidOfWorkerName,
   uniquePrefix,
-  unitRecords,
   until,
   baselineN,
 } from './src/index.js';
