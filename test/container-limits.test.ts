@@ -8,104 +8,100 @@
 // transfer at 52 MiB, below any limit a worker starts in: an idle worker uses about 45 MiB, and
 // at 48 MiB it is OOM-killed while starting. A calibration that says the DFS is slow makes the
 // planner count N(15, 9) by transfer too.)
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PipelineClient, StatusReport } from '@weak-queens/shared/client';
 import { knownSums } from '@weak-queens/shared/contracts';
 import {
   BUILD_MS,
-  containerEngine,
   containerPipeline,
-  docker,
-  type ReadyEngine,
+  describeWithContainers,
+  removeContainers,
   runWorkerContainer,
   untilLiveWorkers,
 } from './src/container-engine.js';
 import { calibrateDfsSlower } from './src/transfer-at-14-8.js';
 import { plannedBytes, unitRecords } from './src/unit-records.js';
+import { closeWithin } from './src/wait.js';
 import { runWq } from './src/wq-cli.js';
-
-const engine = containerEngine();
 
 const MiB = 1024 ** 2;
 
-describe.skipIf(!engine)('when worker containers have memory and CPU limits', () => {
-  const e = engine as ReadyEngine;
-  const id = randomBytes(3).toString('hex');
-  const network = `wq-limits-${id}`;
-  const redisName = `wq-redis-${id}`;
-  const prefix = `{limits-${id}}`;
-  /** Container name (its host name, which starts its worker id) → its memory limit. */
-  const small = { name: `wq-small-${id}`, memoryBytes: 160 * MiB };
-  const large = { name: `wq-large-${id}`, memoryBytes: 512 * MiB };
-  let url: string;
-  let client: PipelineClient;
+describeWithContainers(
+  'when worker containers have memory and CPU limits',
+  'limits',
+  (e, names) => {
+    const { id, network, redisName, redisUrl, prefix } = names;
+    /** Container name (its host name, which starts its worker id) → its memory limit. */
+    const small = { name: `wq-small-${id}`, memoryBytes: 160 * MiB };
+    const large = { name: `wq-large-${id}`, memoryBytes: 512 * MiB };
+    let url: string;
+    let client: PipelineClient;
 
-  beforeAll(async () => {
-    ({ url, client } = await containerPipeline(e, network, redisName, { WQ_PREFIX: prefix }));
-    const env = { REDIS_URL: `redis://${redisName}:6379`, WQ_PREFIX: prefix, LOG_LEVEL: 'warn' };
-    for (const worker of [small, large]) {
-      await runWorkerContainer(e, worker.name, network, env, [
-        '--memory',
-        String(worker.memoryBytes),
-        '--cpus',
-        '1',
-      ]);
-    }
-    await untilLiveWorkers(client, 2);
-  }, BUILD_MS);
+    beforeAll(async () => {
+      ({ url, client } = await containerPipeline(e, network, redisName, { WQ_PREFIX: prefix }));
+      const env = { REDIS_URL: redisUrl, WQ_PREFIX: prefix, LOG_LEVEL: 'warn' };
+      for (const worker of [small, large]) {
+        await runWorkerContainer(e, worker.name, network, env, [
+          '--memory',
+          String(worker.memoryBytes),
+          '--cpus',
+          '1',
+        ]);
+      }
+      await untilLiveWorkers(client, 2);
+    }, BUILD_MS);
 
-  afterAll(async () => {
-    await Promise.race([client?.close(), new Promise((r) => setTimeout(r, 2000))]);
-    await docker(e, 'rm', '-f', '-v', small.name, large.name, redisName).catch(() => undefined);
-    await docker(e, 'network', 'rm', network).catch(() => undefined);
-  }, 120_000);
+    afterAll(async () => {
+      await closeWithin(client);
+      await removeContainers(e, network, [small.name, large.name, redisName]);
+    }, 120_000);
 
-  it('wq status shows each worker with one slot and its cgroup memory limit', async () => {
-    const run = await runWq(['status', '--json'], { url, prefix });
-    expect(run.code, run.stderr).toBe(0);
-    const status = JSON.parse(run.stdout) as StatusReport;
-    const workers = status.workers
-      .map((w) => ({
-        host: w.host,
-        concurrency: w.concurrency,
-        memoryBytes: w.memoryBytes,
-        slotBytes: w.slotBytes,
-      }))
-      .sort((a, b) => (a.memoryBytes ?? 0) - (b.memoryBytes ?? 0));
-    // One slot holds the whole limit: 167772160 and 536870912 bytes.
-    expect(workers).toEqual(
-      [small, large].map((w) => ({
-        host: w.name,
-        concurrency: 1,
-        memoryBytes: w.memoryBytes,
-        slotBytes: w.memoryBytes,
-      })),
-    );
-  });
+    it('wq status shows each worker with one slot and its cgroup memory limit', async () => {
+      const run = await runWq(['status', '--json'], { url, prefix });
+      expect(run.code, run.stderr).toBe(0);
+      const status = JSON.parse(run.stdout) as StatusReport;
+      const workers = status.workers
+        .map((w) => ({
+          host: w.host,
+          concurrency: w.concurrency,
+          memoryBytes: w.memoryBytes,
+          slotBytes: w.slotBytes,
+        }))
+        .sort((a, b) => (a.memoryBytes ?? 0) - (b.memoryBytes ?? 0));
+      // One slot holds the whole limit: 167772160 and 536870912 bytes.
+      expect(workers).toEqual(
+        [small, large].map((w) => ({
+          host: w.name,
+          concurrency: 1,
+          memoryBytes: w.memoryBytes,
+          slotBytes: w.memoryBytes,
+        })),
+      );
+    });
 
-  it('never gives the small worker a unit larger than its limit, and the sweep is exact', async () => {
-    const ns = [15];
-    // The DFS 5× slower than modelled: N(15, 9) by transfer (2.5 s) beats it (6.1 s, or 3.1 s
-    // split over the two workers); N(15, 10)'s transfer (6.1 s, 506 MiB) still loses (3.4 s).
-    await calibrateDfsSlower(url, prefix, 5);
-    const { sweep } = await client.submit(ns);
-    await client.waitFor(sweep.id);
-    const results = await client.results(ns);
-    expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownSums(ns));
+    it('never gives the small worker a unit larger than its limit, and the sweep is exact', async () => {
+      const ns = [15];
+      // The DFS 5× slower than modelled: N(15, 9) by transfer (2.5 s) beats it (6.1 s, or 3.1 s
+      // split over the two workers); N(15, 10)'s transfer (6.1 s, 506 MiB) still loses (3.4 s).
+      await calibrateDfsSlower(url, prefix, 5);
+      const { sweep } = await client.submit(ns);
+      await client.waitFor(sweep.id);
+      const results = await client.results(ns);
+      expect(new Map(results.map((r) => [r.n, r.S]))).toEqual(knownSums(ns));
 
-    const aboveSmall: string[] = [];
-    let onSmall = 0;
-    for (const [where, unit] of await unitRecords(client.store, ns)) {
-      if (unit.worker.startsWith(`${small.name}-`)) onSmall++;
-      const bytes = plannedBytes(unit);
-      if (bytes <= small.memoryBytes) continue;
-      aboveSmall.push(where);
-      expect(unit.worker, `${where} (${bytes} B)`).toMatch(new RegExp(`^${large.name}-\\d+$`));
-    }
-    // N(15, 9) by window transfer, planned at 176 MiB.
-    expect(aboveSmall).toEqual(['15/9/*']);
-    // The small worker did take units (those both hold): it was there to be chosen.
-    expect(onSmall).toBeGreaterThan(0);
-  }, 600_000);
-});
+      const aboveSmall: string[] = [];
+      let onSmall = 0;
+      for (const [where, unit] of await unitRecords(client.store, ns)) {
+        if (unit.worker.startsWith(`${small.name}-`)) onSmall++;
+        const bytes = plannedBytes(unit);
+        if (bytes <= small.memoryBytes) continue;
+        aboveSmall.push(where);
+        expect(unit.worker, `${where} (${bytes} B)`).toMatch(new RegExp(`^${large.name}-\\d+$`));
+      }
+      // N(15, 9) by window transfer, planned at 176 MiB.
+      expect(aboveSmall).toEqual(['15/9/*']);
+      // The small worker did take units (those both hold): it was there to be chosen.
+      expect(onSmall).toBeGreaterThan(0);
+    }, 600_000);
+  },
+);

@@ -3,27 +3,23 @@
 // `docker stop` in the middle of a unit stops it by itself within its grace period, with the unit
 // handed back (no attempt spent) for another container to finish exactly.
 import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { QUEUE_NAMES } from '@weak-queens/shared/contracts';
 import {
   BUILD_MS,
   buildProjectImage,
-  containerEngine,
-  containerNames,
+  describeWithContainers,
   docker,
   PROJECT_IMAGE,
-  type ReadyEngine,
+  removeContainers,
   runRedisContainer,
   runWorkerContainer,
 } from './src/container-engine.js';
 import { addLongUnit } from './src/one-unit-plan.js';
 import { until } from './src/wait.js';
 
-const engine = containerEngine();
-
-describe.skipIf(!engine)('when the image runs a worker container', () => {
-  const e = engine as ReadyEngine;
-  const { id, network, redisName, redisUrl, prefix } = containerNames('worker');
+describeWithContainers('when the image runs a worker container', 'worker', (e, names) => {
+  const { id, network, redisName, redisUrl, prefix } = names;
   const containers: string[] = [];
   let url: string;
   let queue: Queue;
@@ -54,8 +50,7 @@ describe.skipIf(!engine)('when the image runs a worker container', () => {
 
   afterAll(async () => {
     await queue?.close();
-    if (containers.length) await docker(e, 'rm', '-f', '-v', ...containers).catch(() => undefined);
-    await docker(e, 'network', 'rm', network).catch(() => undefined);
+    await removeContainers(e, network, containers);
   }, 120_000);
 
   it('runs as a non-root user, with production dependencies only', async () => {

@@ -25,38 +25,76 @@ function unitsAt(gate: SlotGate) {
   return { enter, admitted: admittedNow, release };
 }
 
+/**
+ * A gate of `slots` (and a memory budget), the units entering in order (name, whole machine,
+ * bytes), who is in once the gate has answered, then who is in after each release.
+ */
+interface GateCase {
+  readonly title: string;
+  readonly slots: number;
+  readonly budget?: number;
+  readonly enter: readonly (readonly [string, boolean, number?])[];
+  readonly admitted: readonly string[];
+  readonly releases: readonly (readonly [string, readonly string[]])[];
+}
+
+const CASES: readonly GateCase[] = [
+  {
+    title: 'lets in as many ordinary units as it has slots, the next when one leaves',
+    slots: 2,
+    enter: [
+      ['a', false],
+      ['b', false],
+      ['c', false],
+    ],
+    admitted: ['a', 'b'],
+    releases: [['a', ['a', 'b', 'c']]],
+  },
+  {
+    title: 'keeps the units beside each other within the memory budget, a smaller one going first',
+    slots: 4,
+    budget: 100,
+    enter: [
+      ['big', false, 80],
+      ['also-big', false, 60],
+      ['small', false, 20],
+    ],
+    admitted: ['big', 'small'],
+    releases: [['big', ['big', 'small', 'also-big']]],
+  },
+  {
+    title: 'runs a unit above the whole budget alone rather than never',
+    slots: 2,
+    budget: 100,
+    enter: [
+      ['huge', false, 500],
+      ['tiny', false, 1],
+    ],
+    admitted: ['huge'],
+    releases: [],
+  },
+  {
+    title: 'lets no later unit overtake a waiting whole-machine unit',
+    slots: 2,
+    enter: [
+      ['a', false],
+      ['team', true],
+      ['b', false],
+    ],
+    admitted: ['a'],
+    releases: [
+      ['a', ['a', 'team']],
+      ['team', ['a', 'team', 'b']],
+    ],
+  },
+];
+
 describe('when units ask the slot gate for a slot', () => {
-  it('lets in as many ordinary units as it has slots, the next when one leaves', async () => {
-    const units = unitsAt(new SlotGate(2));
-    for (const name of ['a', 'b', 'c']) units.enter(name, false);
-    expect(await units.admitted()).toEqual(['a', 'b']);
-    expect(await units.release('a')).toEqual(['a', 'b', 'c']);
-  });
-
-  it('keeps the units beside each other within the memory budget, a smaller one going first', async () => {
-    const units = unitsAt(new SlotGate(4, 100));
-    units.enter('big', false, 80);
-    units.enter('also-big', false, 60);
-    units.enter('small', false, 20);
-    expect(await units.admitted()).toEqual(['big', 'small']);
-    expect(await units.release('big')).toEqual(['big', 'small', 'also-big']);
-  });
-
-  it('runs a unit above the whole budget alone rather than never', async () => {
-    const units = unitsAt(new SlotGate(2, 100));
-    units.enter('huge', false, 500);
-    units.enter('tiny', false, 1);
-    expect(await units.admitted()).toEqual(['huge']);
-  });
-
-  it('lets no later unit overtake a waiting whole-machine unit', async () => {
-    const units = unitsAt(new SlotGate(2));
-    units.enter('a', false);
-    units.enter('team', true);
-    units.enter('b', false);
-    expect(await units.admitted()).toEqual(['a']);
-    expect(await units.release('a')).toEqual(['a', 'team']);
-    expect(await units.release('team')).toEqual(['a', 'team', 'b']);
+  it.each(CASES)('$title', async ({ slots, budget, enter, admitted, releases }) => {
+    const units = unitsAt(new SlotGate(slots, budget));
+    for (const [name, alone, bytes] of enter) units.enter(name, alone, bytes);
+    expect(await units.admitted()).toEqual(admitted);
+    for (const [name, inNow] of releases) expect(await units.release(name)).toEqual(inNow);
   });
 
   it('rejects the waiting units on a hand-back', async () => {

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
+import { describe, inject } from 'vitest';
 import { freePort, PipelineClient } from '@weak-queens/shared/client';
 import { compileConfig } from '@weak-queens/shared/contracts';
 import { until } from './wait.js';
@@ -173,11 +173,37 @@ export function buildProjectImage(engine: ReadyEngine): Promise<void> {
 }
 
 /**
+ * `describe` for a suite that runs containers: skipped (containerEngine says why) where the test
+ * run has no engine; `body` gets the engine and its fresh names (containerNames(label)).
+ */
+export function describeWithContainers(
+  title: string,
+  label: string,
+  body: (engine: ReadyEngine, names: ContainerNames) => void,
+): void {
+  const engine = containerEngine();
+  describe.skipIf(!engine)(title, () => body(engine as ReadyEngine, containerNames(label)));
+}
+
+/** Removes a suite's containers (with their volumes) and its network, whatever is left of them. */
+export async function removeContainers(
+  engine: ReadyEngine,
+  network: string,
+  containers: readonly string[],
+): Promise<void> {
+  if (containers.length)
+    await docker(engine, 'rm', '-f', '-v', ...containers).catch(() => undefined);
+  await docker(engine, 'network', 'rm', network).catch(() => undefined);
+}
+
+type ContainerNames = ReturnType<typeof containerNames>;
+
+/**
  * Fresh names for one test's containers, so runs side by side never meet: a network, the Redis
  * container on it (`redisUrl`: its URL from inside the network), a key prefix, and the id in
  * them for more names.
  */
-export function containerNames(label: string) {
+function containerNames(label: string) {
   const id = randomBytes(3).toString('hex');
   const redisName = `wq-redis-${id}`;
   return {

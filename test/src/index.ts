@@ -22,7 +22,7 @@ export {
 } from './pipeline-fixture.js';
 export { canConnect } from './can-connect.js';
 export { plannedBytes, unitRecords } from './unit-records.js';
-export { expectExactSweep } from './exact-sweep.js';
+export { exactSweepHosts, expectExactSweep } from './exact-sweep.js';
 export {
   type FaultPipeline,
   type FaultPipelineFixture,

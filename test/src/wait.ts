@@ -18,3 +18,10 @@ export async function until(
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** Closes `client`, giving up after two seconds: a connection may hang on a cut link. */
+export async function closeWithin(
+  client: { close(): Promise<unknown> } | undefined,
+): Promise<void> {
+  await Promise.race([client?.close(), sleep(2000)]);
+}

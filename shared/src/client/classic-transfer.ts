@@ -18,12 +18,11 @@ import type { ClassicResultStore } from './classic-result-store.js';
 import { ImportRefusedError, type RefusedLine } from './errors.js';
 import { classicResultMessage, classicUnitMessage } from './result-seal.js';
 import {
-  authenticity,
+  checkSeal,
   eachLine,
-  FORGED,
   type ImportOptions,
+  sealCheckedUnit,
   transferFields,
-  unsealedReason,
 } from './result-transfer.js';
 
 export const CLASSIC_TRANSFER_PROBLEM = 'classic' as const;
@@ -78,14 +77,8 @@ export async function importClassicResults(
   eachLine(lines, refused, (text, line) => {
     const parsed = parseLine(text);
     if (parsed.kind === 'classic-unit') {
-      const auth = authenticity(store, classicUnitMessage(parsed), parsed.mac);
-      if (auth === 'forged') throw new Error(FORGED);
-      // A unit nobody can vouch for is kept, but is no result until a count of its own agrees.
-      const vouched = auth === 'sealed' || options.trust === true;
-      if (!vouched) unverified++;
-      const record: ClassicUnitResult = vouched
-        ? withoutFlag(parsed)
-        : { ...parsed, unverified: true };
+      const record = sealCheckedUnit(store, classicUnitMessage(parsed), parsed, options);
+      if (record.unverified) unverified++;
       const key = unitKey(record);
       const earlier = units.get(key)?.record;
       if (earlier && !sameCounts(earlier, record)) {
@@ -97,9 +90,7 @@ export async function importClassicResults(
     } else {
       const record = parsed;
       checkPublished(record);
-      const auth = authenticity(store, classicResultMessage(record), record.mac);
-      if (auth === 'forged') throw new Error(FORGED);
-      if (auth === 'unsealed' && !options.trust) throw new Error(unsealedReason(store));
+      checkSeal(store, classicResultMessage(record), record.mac, options);
       const earlier = results.get(record.n);
       if (earlier && (earlier.record.Q !== record.Q || earlier.record.unique !== record.unique)) {
         throw new Error(
@@ -209,13 +200,6 @@ function checkPublished(result: ClassicResult): void {
       `the unique count of ${result.n} = ${result.unique} disagrees with the published ${unique} (OEIS A002562)`,
     );
   }
-}
-
-/** A unit as vouched for: whatever the file said of `unverified` is not taken. */
-function withoutFlag(unit: ClassicUnitResult): ClassicUnitResult {
-  const copy: { unverified?: true } = { ...unit };
-  delete copy.unverified;
-  return copy as ClassicUnitResult;
 }
 
 function unitKey(unit: Pick<ClassicUnitResult, 'n' | 'unit' | 'role'>): string {

@@ -56,18 +56,49 @@ interface SealedStore {
   readonly seal: ResultSeal | undefined;
 }
 
-export function authenticity(
-  store: SealedStore,
-  message: string,
-  mac: string | undefined,
-): Authenticity {
+function authenticity(store: SealedStore, message: string, mac: string | undefined): Authenticity {
   if (!store.seal || mac === undefined) return 'unsealed';
   return store.seal.verifies(message, mac) ? 'sealed' : 'forged';
 }
 
-export const FORGED = 'its MAC does not verify under this WQ_RESULT_KEY (forged, or another key)';
+const FORGED = 'its MAC does not verify under this WQ_RESULT_KEY (forged, or another key)';
 
-export function unsealedReason(store: SealedStore): string {
+/**
+ * The seal check of an imported unit (weak or classic; `message` is what its MAC signs): a
+ * forged one is refused (throws). One nobody can vouch for (no MAC this store verifies, and no
+ * `--trust`) is kept but flagged `unverified`, no result until a count of its own agrees; a
+ * vouched one loses whatever the file said of `unverified`.
+ */
+export function sealCheckedUnit<T extends { readonly mac?: string; readonly unverified?: true }>(
+  store: SealedStore,
+  message: string,
+  unit: T,
+  options: ImportOptions,
+): T {
+  const auth = authenticity(store, message, unit.mac);
+  if (auth === 'forged') throw new Error(FORGED);
+  if (auth === 'unsealed' && options.trust !== true) return { ...unit, unverified: true };
+  const vouched: { unverified?: true } = { ...unit };
+  delete vouched.unverified;
+  return vouched as T;
+}
+
+/**
+ * The seal check of an imported result (N(n, D), S(n), Q(n)): refused (throws) when forged,
+ * or when unsealed without `--trust`, since nothing counts a result again on import.
+ */
+export function checkSeal(
+  store: SealedStore,
+  message: string,
+  mac: string | undefined,
+  options: ImportOptions,
+): void {
+  const auth = authenticity(store, message, mac);
+  if (auth === 'forged') throw new Error(FORGED);
+  if (auth === 'unsealed' && !options.trust) throw new Error(unsealedReason(store));
+}
+
+function unsealedReason(store: SealedStore): string {
   return (
     'not authenticated (' +
     (store.seal ? 'it carries no MAC' : 'WQ_RESULT_KEY is not set here') +
@@ -122,20 +153,12 @@ export async function importResults(
         );
       }
       if (parsed.unit === '*') checkPublished(parsed.n, parsed.depth, parsed.value);
-      const auth = authenticity(store, unitMessage(parsed), parsed.mac);
-      if (auth === 'forged') throw new Error(FORGED);
-      // A unit nobody can vouch for is kept, but is no result until a count of its own agrees.
-      const vouched = auth === 'sealed' || options.trust === true;
-      if (!vouched) unverified++;
-      units.set(key, {
-        line: number,
-        result: vouched ? withoutFlag(parsed) : { ...parsed, unverified: true },
-      });
+      const result = sealCheckedUnit(store, unitMessage(parsed), parsed, options);
+      if (result.unverified) unverified++;
+      units.set(key, { line: number, result });
     } else if (parsed.kind === 'depth') {
       checkPublished(parsed.n, parsed.depth, parsed.value);
-      const auth = authenticity(store, depthMessage(parsed), parsed.mac);
-      if (auth === 'forged') throw new Error(FORGED);
-      if (auth === 'unsealed' && !options.trust) throw new Error(unsealedReason(store));
+      checkSeal(store, depthMessage(parsed), parsed.mac, options);
       const key = `${parsed.role ?? 'primary'}:${parsed.n}:${parsed.depth}`;
       const earlier = depths.get(key);
       if (earlier && earlier.result.value !== parsed.value) {
@@ -146,9 +169,7 @@ export async function importResults(
       depths.set(key, { line: number, result: parsed });
     } else {
       checkRecord(parsed);
-      const auth = authenticity(store, sumMessage(parsed), parsed.mac);
-      if (auth === 'forged') throw new Error(FORGED);
-      if (auth === 'unsealed' && !options.trust) throw new Error(unsealedReason(store));
+      checkSeal(store, sumMessage(parsed), parsed.mac, options);
       const earlier = sums.get(parsed.n);
       if (earlier && earlier.record.S !== parsed.S) {
         throw new Error(
@@ -244,12 +265,6 @@ export async function importResults(
     alreadyStored,
     unverified,
   };
-}
-
-function withoutFlag(unit: UnitResult): UnitResult {
-  const rest = { ...unit };
-  delete rest.unverified;
-  return rest;
 }
 
 type ParsedLine = UnitResult | DepthResult | (CompletionRecord & { readonly kind: 'sum' });

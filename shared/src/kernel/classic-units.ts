@@ -183,106 +183,58 @@ function totalsOf([eight, four, two]: readonly number[]): ClassicTotals {
 //   fall off at bit 31);
 // - one function per phase of rows (sides forbidden / plain / the side rule / the tail), each
 //   picking the next row's function once per call, not once per child, so the row rules cost
-//   nothing per node. The corner and edge functions repeat the same loops on purpose: one
-//   loop shared through a callback or a flag per node would cost what the split saves;
+//   nothing per node. Corner units run the edge units' rows, as in WebAssembly: below row B a
+//   corner unit is an edge unit with no side rule, no last-row rule and no leaf to compare
+//   (Q(16) with engine js: the same CPU time as a corner search of its own, within noise);
 // - a branch ends as soon as the row after the next one, or the last row (for an edge unit:
 //   outside `last`), has no free cell left by the queens placed so far (Q(16): 2.09 s against
 //   1.87 s for the first check; the second wins about 4% in WebAssembly, nothing in V8).
 // The unit being counted lives in module state so the functions stay small and monomorphic;
 // a unit is counted synchronously, never two at a time in one thread. classic-wasm.ts runs
 // the same search compiled from shared/assembly/classic-units.ts: the same rules and counts,
-// its loops shaped for WebAssembly instead (the last nine rows nested, corner units sharing
-// the edge units' rows; that file says why).
+// its loops shaped for WebAssembly instead (the last nine rows nested; that file says why).
 let m = 0; // the last row and column
 let b = 0; // row 0's column (edge unit) or row 1's (corner unit)
 let bound2 = 0; // m − b: both side queens are placed by this row
 let side = 0; // columns 0 and m
+let banned = 0; // what rows 2 … B − 1 keep empty: column 1 (corner unit) or the sides (edge)
 let last = 0; // columns the last row may not take: within b − 1 of a corner
 let half = 0; // the last row's column that the half turn maps to (0, b)
 let three = 0; // row b's column that three quarter turns map to (0, b): column m
 // Each row's queen as a bit, for the rare leaf that is compared with its rotations.
 const rows = new Int32Array(32);
+// A leaf is compared when row `checkRow` holds column 0, the last row `half`, or row B
+// `three`; a corner unit makes all three false (its row 1 never holds column 0).
+let checkRow = 0;
+// A value no row's bit takes (a row holds exactly one bit).
+const NO_ROW_BIT = -1;
 let eight = 0;
 let four = 0;
 let two = 0;
 
 /**
  * Corner unit `0.B`: every completion is canonical (orbit 8) once column 1 stays empty above
- * row B (its queen below row 1's, so the transposed board is not counted too).
+ * row B (its queen below row 1's, so the transposed board is not counted too). Below row B
+ * it runs the edge units' rows with their rules switched off.
  */
 function countCorner(n: number, second: number): [number, number, number] {
   m = n - 1;
   b = second;
+  bound2 = -1;
+  last = 0;
+  banned = 2;
+  checkRow = 1;
+  half = NO_ROW_BIT;
+  three = NO_ROW_BIT;
+  eight = four = two = 0;
   const bit1 = 1 << second;
+  rows[0] = 1;
+  rows[1] = bit1;
   const c = ~fullMask(n) | 1 | bit1;
   const l = (2 | bit1) << 1;
   const r = bit1 >>> 1;
-  return [2 < b ? cornerUpper(2, c, l, r) : cornerPlain(2, c, l, r), 0, 0];
-}
-
-/** Rows 2 … B − 1 of a corner unit: column 1 (bit 2) stays empty. */
-function cornerUpper(y: number, c: number, l: number, r: number): number {
-  let free = ~(c | l | r | 2);
-  let count = 0;
-  const y1 = y + 1;
-  const upper = y1 < b;
-  while (free !== 0) {
-    const bit = free & -free;
-    free ^= bit;
-    const c1 = c | bit;
-    const l1 = (l | bit) << 1;
-    const r1 = (r | bit) >>> 1;
-    count += upper ? cornerUpper(y1, c1, l1, r1) : cornerPlain(y1, c1, l1, r1);
-  }
-  return count;
-}
-
-/**
- * Rows B … m of a corner unit, no rule but the attacks: rows y and y + 1 in one call. Its
- * two-row step is written out again in edgePlain: a shared step would return three masks per
- * candidate, an allocation or a call in the innermost loop.
- */
-function cornerPlain(y: number, c: number, l: number, r: number): number {
-  let free = ~(c | l | r);
-  let count = 0;
-  if (y === m - 1) return tailCount(free, c, l, r);
-  const last3 = y + 2 === m;
-  const k2 = m - y - 2; // from row y + 2 to the last row
-  while (free !== 0) {
-    const bit = free & -free;
-    free ^= bit;
-    const c1 = c | bit;
-    const l1 = (l | bit) << 1;
-    const r1 = (r | bit) >>> 1;
-    let free1 = ~(c1 | l1 | r1);
-    if (last3) {
-      count += tailCount(free1, c1, l1, r1);
-      continue;
-    }
-    if (~(c1 | (l1 << 1) | (r1 >>> 1)) === 0) continue; // row y + 2 blocked already
-    while (free1 !== 0) {
-      const bit1 = free1 & -free1;
-      free1 ^= bit1;
-      const c2 = c1 | bit1;
-      const l2 = (l1 | bit1) << 1;
-      const r2 = (r1 | bit1) >>> 1;
-      if (~(c2 | (l2 << 1) | (r2 >>> 1)) === 0) continue;
-      if (~(c2 | (l2 << k2) | (r2 >>> k2)) === 0) continue; // the last row already blocked
-      count += cornerPlain(y + 2, c2, l2, r2);
-    }
-  }
-  return count;
-}
-
-/** Row m − 1's candidates `free` that leave row m a column. */
-function tailCount(free: number, c: number, l: number, r: number): number {
-  let count = 0;
-  while (free !== 0) {
-    const bit = free & -free;
-    free ^= bit;
-    if (~(c | bit | ((l | bit) << 1) | ((r | bit) >>> 1)) !== 0) count++;
-  }
-  return count;
+  searchRow(2, c, l, r);
+  return [eight, 0, 0];
 }
 
 /**
@@ -295,8 +247,10 @@ function countEdge(n: number, first: number, second: number): [number, number, n
   b = first;
   bound2 = m - b;
   side = (1 << m) | 1;
+  banned = side;
   last = 0;
   for (let k = 0; k < b; k++) last |= (1 << k) | (1 << (m - k));
+  checkRow = bound2;
   half = 1 << (m - b);
   three = 1 << m;
   eight = four = two = 0;
@@ -304,21 +258,21 @@ function countEdge(n: number, first: number, second: number): [number, number, n
   const bit1 = 1 << second;
   rows[0] = bit0;
   rows[1] = bit1;
-  edgeRow(2, ~fullMask(n) | bit0 | bit1, ((bit0 << 1) | bit1) << 1, ((bit0 >>> 1) | bit1) >>> 1);
+  searchRow(2, ~fullMask(n) | bit0 | bit1, ((bit0 << 1) | bit1) << 1, ((bit0 >>> 1) | bit1) >>> 1);
   return [eight, four, two];
 }
 
-/** Row y of an edge unit, by the phase it is in. */
-function edgeRow(y: number, c: number, l: number, r: number): void {
-  if (y < b) edgeUpper(y, c, l, r);
-  else if (y === m - 1) edgeTail(c, l, r);
-  else if (y === bound2) edgeSide(y, c, l, r);
-  else edgePlain(y, c, l, r);
+/** Row y of either kind of unit, by the phase it is in. */
+function searchRow(y: number, c: number, l: number, r: number): void {
+  if (y < b) searchUpper(y, c, l, r);
+  else if (y === m - 1) searchTail(c, l, r);
+  else if (y === bound2) searchSide(y, c, l, r);
+  else searchPlain(y, c, l, r);
 }
 
-/** Rows 2 … B − 1: the side columns stay empty. */
-function edgeUpper(y: number, c: number, l: number, r: number): void {
-  let free = ~(c | l | r | side);
+/** Rows 2 … B − 1: the `banned` columns stay empty. */
+function searchUpper(y: number, c: number, l: number, r: number): void {
+  let free = ~(c | l | r | banned);
   const y1 = y + 1;
   const upper = y1 < b;
   while (free !== 0) {
@@ -328,28 +282,27 @@ function edgeUpper(y: number, c: number, l: number, r: number): void {
     const c1 = c | bit;
     const l1 = (l | bit) << 1;
     const r1 = (r | bit) >>> 1;
-    if (upper) edgeUpper(y1, c1, l1, r1);
-    else edgeRow(y1, c1, l1, r1);
+    if (upper) searchUpper(y1, c1, l1, r1);
+    else searchRow(y1, c1, l1, r1);
   }
 }
 
 /** Row m − B: both side queens placed by it, so it takes the missing one if any. */
-function edgeSide(y: number, c: number, l: number, r: number): void {
+function searchSide(y: number, c: number, l: number, r: number): void {
   let free = sideRule(~(c | l | r), c);
   while (free !== 0) {
     const bit = free & -free;
     free ^= bit;
     rows[y] = bit;
-    edgeRow(y + 1, c | bit, (l | bit) << 1, (r | bit) >>> 1);
+    searchRow(y + 1, c | bit, (l | bit) << 1, (r | bit) >>> 1);
   }
 }
 
 /**
  * A row between B and m − 2 other than m − B: with the next row in the same call when that
- * one is plain too, with the last two rows when it is m − 2. The two-row step is cornerPlain's,
- * written out again for speed (see there).
+ * one is plain too, with the last two rows when it is m − 2.
  */
-function edgePlain(y: number, c: number, l: number, r: number): void {
+function searchPlain(y: number, c: number, l: number, r: number): void {
   let free = ~(c | l | r);
   const y1 = y + 1;
   const single = y1 === bound2;
@@ -362,10 +315,10 @@ function edgePlain(y: number, c: number, l: number, r: number): void {
     const c1 = c | bit;
     const l1 = (l | bit) << 1;
     const r1 = (r | bit) >>> 1;
-    if (last3) edgeTail(c1, l1, r1);
+    if (last3) searchTail(c1, l1, r1);
     else if (~(c1 | (l1 << 1) | (r1 >>> 1)) === 0)
       continue; // row y + 2 blocked already
-    else if (single) edgeSide(y1, c1, l1, r1);
+    else if (single) searchSide(y1, c1, l1, r1);
     else {
       let free1 = ~(c1 | l1 | r1);
       while (free1 !== 0) {
@@ -378,14 +331,14 @@ function edgePlain(y: number, c: number, l: number, r: number): void {
         // The last row already without a column it may take.
         if (~(c2 | (l2 << k2) | (r2 >>> k2) | last) === 0) continue;
         rows[y1] = bit1;
-        edgeRow(y + 2, c2, l2, r2);
+        searchRow(y + 2, c2, l2, r2);
       }
     }
   }
 }
 
 /** The last two rows: each completion whose last queen keeps B from the corners is a leaf. */
-function edgeTail(c: number, l: number, r: number): void {
+function searchTail(c: number, l: number, r: number): void {
   let free = ~(c | l | r);
   if (m - 1 === bound2) free = sideRule(free, c);
   while (free !== 0) {
@@ -395,7 +348,7 @@ function edgeTail(c: number, l: number, r: number): void {
     if (final === 0 || (final & last) !== 0) continue;
     rows[m - 1] = bit;
     // Only a board with a rotation that also has a queen at (0, b) needs comparing.
-    if (rows[bound2] === 1 || final === half || rows[b] === three) {
+    if (rows[checkRow] === 1 || final === half || rows[b] === three) {
       rows[m] = final;
       const orbit = leafOrbit(m + 1, columnsOf(rows.subarray(0, m + 1)), b);
       if (orbit === 8) eight++;
