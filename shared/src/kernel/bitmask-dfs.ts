@@ -15,8 +15,8 @@ import { dfsWasm } from './bitmask-dfs-wasm.js';
  * bitmask-dfs-wasm.ts), `js` (the TypeScript below, the reference), or `auto`: wasm when the
  * build has it.
  */
-export type DfsEngine = 'auto' | 'wasm' | 'js';
-export const DFS_ENGINES: readonly DfsEngine[] = ['auto', 'wasm', 'js'];
+type DfsEngine = 'auto' | 'wasm' | 'js';
+const DFS_ENGINES: readonly DfsEngine[] = ['auto', 'wasm', 'js'];
 
 /**
  * Number of legal completions of a unit on an (n, D) board: `prefix` fixes the first rows, or
