@@ -2,7 +2,7 @@
 // masks and counts (that file explains them); the TypeScript search stays the reference, and
 // the tests compare the two unit by unit. Compiled to dist/kernel/weak-dfs.wasm by the
 // package's build. Why a second copy: the DFS is most of the CPU of a sweep's large D, and this
-// build takes about 0.6× the time of the JIT's code (docs/kernel.md has the figures).
+// build takes about 0.5× the time of the JIT's code (docs/kernel.md has the figures).
 //
 // Where it departs from the TypeScript, each kept because an A/B measurement (all top-level
 // units of N(16, 12), same machine, back to back) showed it faster:
