@@ -8,6 +8,15 @@
 import { InvalidInputError } from './errors.js';
 import { assertLegalUnit, fullMask, middleStart, popcount } from './board.js';
 import type { ProgressCallback } from './progress.js';
+import { dfsWasm } from './bitmask-dfs-wasm.js';
+
+/**
+ * Which code runs the search: `wasm` (the WebAssembly build of the same search,
+ * bitmask-dfs-wasm.ts), `js` (the TypeScript below, the reference), or `auto`: wasm when the
+ * build has it.
+ */
+type DfsEngine = 'auto' | 'wasm' | 'js';
+const DFS_ENGINES: readonly DfsEngine[] = ['auto', 'wasm', 'js'];
 
 /**
  * Number of legal completions of a unit on an (n, D) board: `prefix` fixes the first rows, or
@@ -21,8 +30,12 @@ export function countByDfs(
   prefix: readonly number[],
   onProgress?: ProgressCallback,
   middle: readonly number[] = [],
+  engine: DfsEngine = 'auto',
 ): number {
   assertLegalUnit(n, depth, prefix, middle);
+  if (!DFS_ENGINES.includes(engine)) {
+    throw new InvalidInputError('engine', engine, DFS_ENGINES.join(' or '));
+  }
   if (prefix.length > 0 && middle.length > 0) {
     throw new InvalidInputError('middle', middle, 'no middle rows together with a prefix');
   }
@@ -31,6 +44,16 @@ export function countByDfs(
   const next = from + run.length; // the first row of the downward phase (n: none)
   if (depth === 0) return independentRows(n, n - run.length);
   if (next === n && from === 0) return 1;
+  const wasm = engine === 'js' ? undefined : dfsWasm();
+  if (engine === 'wasm' && wasm === undefined) {
+    throw new Error('weak-dfs.wasm is missing: build @weak-queens/shared (npm run build)');
+  }
+  if (wasm !== undefined) {
+    // One unit at a time in the module: set up here, searched by `progressively` below.
+    wasm.begin(n, depth, from);
+    run.forEach((column, i) => wasm.place(from + i, column));
+    return progressively(wasm.prepare(next), (only) => wasm.search(only), onProgress);
+  }
 
   const full = fullMask(n);
   // hist[j + D] holds the bit of the queen in row j; slots of rows off the board stay 0, and
@@ -172,9 +195,19 @@ export function countByDfs(
     firstFree = ~(c | l | r) & full;
     search = (only) => downThenUp(next, c, l, r, uc, ul, ur, only);
   }
-  if (!onProgress) return search(-1);
+  return progressively(firstFree, search, onProgress);
+}
 
-  // Progress: run the first row branch by branch and report the share of branches done.
+/**
+ * Runs `search` whole, or with progress branch by branch over the first searched row's free
+ * columns (`firstFree`), reporting the share of branches done.
+ */
+function progressively(
+  firstFree: number,
+  search: (only: number) => number,
+  onProgress: ProgressCallback | undefined,
+): number {
+  if (!onProgress) return search(-1);
   const branches = popcount(firstFree);
   let remaining = firstFree;
   let done = 0;

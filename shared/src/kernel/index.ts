@@ -51,6 +51,7 @@ export {
 export { type ClassicRun, ClassicThreads } from './classic-threads.js';
 export { type ClassicWasm, classicWasm } from './classic-wasm.js';
 export { countByDfs } from './bitmask-dfs.js';
+export { type DfsWasm, dfsWasm } from './bitmask-dfs-wasm.js';
 export {
   CHECK_MEET_SHIFT,
   countByWindowTransfer,
