@@ -149,7 +149,7 @@ export function estimateCost(
   if (algorithm === 'dfs') {
     if (prefix.length === 0 && middle.length === 0) {
       const seconds = topUnitEstimates(n, depth).reduce((sum, unit) => sum + unit.seconds, 0);
-      return { seconds, bytes: 64 * n };
+      return { seconds, bytes: dfsBytes(n) };
     }
     const rows = fixedRows(n, depth, prefix, middle);
     if (!(rows instanceof Int32Array)) {
@@ -160,7 +160,7 @@ export function estimateCost(
       );
     }
     const tree = estimateUnitTree(n, depth, rows, searchOrder(n, prefix, middle), UNIT_PROBES);
-    return { seconds: tree.nodes * COST_PER_OPERATION.dfs, bytes: 64 * n };
+    return { seconds: tree.nodes * COST_PER_OPERATION.dfs, bytes: dfsBytes(n) };
   }
   // Windows are ordinary-queens placements of D rows: level D of the n-queens tree.
   const windowLevels = estimateTree(n, n - 1, [], 512, depth).levels;
@@ -191,6 +191,34 @@ export function estimateCost(
     seconds: generated * remainingRows * COST_PER_OPERATION['seed-dp'],
     bytes: generated * (4 * Math.ceil(depth / 8) + 4 * residues) * 3,
   };
+}
+
+/**
+ * The estimated peak bytes of `estimateCost` alone. The DFS's do not depend on the unit, so
+ * they cost nothing here, where its seconds take random probes of every top-level unit (a
+ * worker checks a unit's memory before it counts it: for a small whole N(n, D) the probes
+ * took longer than the count).
+ */
+export function estimateBytes(
+  algorithm: Algorithm,
+  n: number,
+  depth: number,
+  prefix: readonly number[],
+  middle: readonly number[] = [],
+  part?: TransferPart,
+): number {
+  // D = 0 is closed form for every algorithm, as cheap as this.
+  if (algorithm !== 'dfs' || depth === 0) {
+    return estimateCost(algorithm, n, depth, prefix, middle, part).bytes;
+  }
+  assertBoard(n, depth);
+  if (part) assertPart(algorithm, part, prefix);
+  return dfsBytes(n);
+}
+
+/** The DFS keeps a few words per row, whatever the unit. */
+function dfsBytes(n: number): number {
+  return 64 * n;
 }
 
 /**
