@@ -162,8 +162,7 @@ export function estimateCost(
     const tree = estimateUnitTree(n, depth, rows, searchOrder(n, prefix, middle), UNIT_PROBES);
     return { seconds: tree.nodes * COST_PER_OPERATION.dfs, bytes: dfsBytes(n) };
   }
-  // Windows are ordinary-queens placements of D rows: level D of the n-queens tree.
-  const windowLevels = estimateTree(n, n - 1, [], 512, depth).levels;
+  const windowLevels = windowTreeLevels(n, depth);
   const windows = windowLevels[depth] ?? 0;
   if (algorithm === 'window-transfer') {
     const shape = transferShape(n, depth, prefix.length);
@@ -245,6 +244,24 @@ export function topUnitEstimates(
 
 const MAX_MEMO = 256;
 const topUnitMemo = new Map<number, readonly (UnitRows & { readonly seconds: number })[]>();
+
+/**
+ * Windows are ordinary-queens placements of D rows: levels 0 … D of the n-queens tree, probed
+ * once per (n, D) like topUnitEstimates. The sweep guard, the choice of every (n, D), the
+ * cluster plan and a worker checking each transfer unit's memory all ask for them.
+ */
+function windowTreeLevels(n: number, depth: number): Readonly<Float64Array> {
+  const key = n * 64 + depth;
+  let levels = windowLevelMemo.get(key);
+  if (!levels) {
+    levels = estimateTree(n, n - 1, [], 512, depth).levels;
+    if (windowLevelMemo.size >= MAX_MEMO) windowLevelMemo.clear();
+    windowLevelMemo.set(key, levels);
+  }
+  return levels;
+}
+
+const windowLevelMemo = new Map<number, Float64Array>();
 
 /** The free rows in the order the DFS fills them: down from the fixed run, then up. */
 function searchOrder(n: number, prefix: readonly number[], middle: readonly number[]): number[] {
