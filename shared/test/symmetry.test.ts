@@ -3,6 +3,7 @@ import {
   assertLegalUnit,
   centreRows,
   countCompletions,
+  estimateBytes,
   estimateCost,
   planUnits,
   topUnits,
@@ -141,6 +142,24 @@ describe('when a unit fixes middle rows', () => {
     const sum = units.reduce((s, u) => s + u.estimate.seconds, 0);
     expect(whole).toBeCloseTo(sum, 12);
     expect(whole).toBeGreaterThan(0);
+  });
+
+  it('says the same peak bytes without estimating the time', () => {
+    for (const algorithm of ['dfs', 'window-transfer', 'seed-dp'] as const) {
+      for (const [n, depth] of [
+        [9, 0],
+        [11, 6],
+        [12, 8],
+      ] as const) {
+        expect(estimateBytes(algorithm, n, depth, [])).toBe(
+          estimateCost(algorithm, n, depth, []).bytes,
+        );
+      }
+    }
+    expect(estimateBytes('dfs', 11, 6, [], [1, 3, 5])).toBe(
+      estimateCost('dfs', 11, 6, [], [1, 3, 5]).bytes,
+    );
+    expect(() => estimateBytes('dfs', 8, 8, [])).toThrow(InvalidInputError);
   });
 
   it('refuses a prefix and a middle together (one run of fixed rows per unit)', () => {

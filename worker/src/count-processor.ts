@@ -3,7 +3,7 @@
 import { DelayedError, type Job, UnrecoverableError, WaitingError } from 'bullmq';
 import {
   CHECK_MEET_SHIFT,
-  estimateCost,
+  estimateBytes,
   HandBackError,
   type KernelPool,
   type KernelRun,
@@ -124,7 +124,7 @@ export function createCountProcessor(deps: CountProcessorDeps) {
     // so a unit planned elsewhere with a larger cap never takes this process down: it runs
     // with the DFS instead, which counts the same thing in memory that does not grow.
     let algorithm = data.algorithm;
-    const bytes = estimateCost(algorithm, data.n, data.depth, data.prefix, middle, data.part).bytes;
+    const bytes = estimateBytes(algorithm, data.n, data.depth, data.prefix, middle, data.part);
     // A window transfer runs alone on all of this worker's slots: it may use all its memory.
     const transfer = algorithm === 'window-transfer';
     const capBytes = transfer ? deps.memory.workerMemoryBytes : deps.memory.slotMemoryBytes;

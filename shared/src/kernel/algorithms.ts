@@ -149,7 +149,7 @@ export function estimateCost(
   if (algorithm === 'dfs') {
     if (prefix.length === 0 && middle.length === 0) {
       const seconds = topUnitEstimates(n, depth).reduce((sum, unit) => sum + unit.seconds, 0);
-      return { seconds, bytes: 64 * n };
+      return { seconds, bytes: dfsBytes(n) };
     }
     const rows = fixedRows(n, depth, prefix, middle);
     if (!(rows instanceof Int32Array)) {
@@ -160,10 +160,9 @@ export function estimateCost(
       );
     }
     const tree = estimateUnitTree(n, depth, rows, searchOrder(n, prefix, middle), UNIT_PROBES);
-    return { seconds: tree.nodes * COST_PER_OPERATION.dfs, bytes: 64 * n };
+    return { seconds: tree.nodes * COST_PER_OPERATION.dfs, bytes: dfsBytes(n) };
   }
-  // Windows are ordinary-queens placements of D rows: level D of the n-queens tree.
-  const windowLevels = estimateTree(n, n - 1, [], 512, depth).levels;
+  const windowLevels = windowTreeLevels(n, depth);
   const windows = windowLevels[depth] ?? 0;
   if (algorithm === 'window-transfer') {
     const shape = transferShape(n, depth, prefix.length);
@@ -194,6 +193,34 @@ export function estimateCost(
 }
 
 /**
+ * The estimated peak bytes of `estimateCost` alone. The DFS's do not depend on the unit, so
+ * they cost nothing here, where its seconds take random probes of every top-level unit (a
+ * worker checks a unit's memory before it counts it: for a small whole N(n, D) the probes
+ * took longer than the count).
+ */
+export function estimateBytes(
+  algorithm: Algorithm,
+  n: number,
+  depth: number,
+  prefix: readonly number[],
+  middle: readonly number[] = [],
+  part?: TransferPart,
+): number {
+  // D = 0 is closed form for every algorithm, as cheap as this.
+  if (algorithm !== 'dfs' || depth === 0) {
+    return estimateCost(algorithm, n, depth, prefix, middle, part).bytes;
+  }
+  assertBoard(n, depth);
+  if (part) assertPart(algorithm, part, prefix);
+  return dfsBytes(n);
+}
+
+/** The DFS keeps a few words per row, whatever the unit. */
+function dfsBytes(n: number): number {
+  return 64 * n;
+}
+
+/**
  * The DFS's top-level units of (n, D) with their estimates, worked out once per (n, D): a plan
  * asks for them several times (the choice, the split, a cluster plan's two passes), and the
  * estimates are seeded, so the same every time. Cleared past MAX_MEMO entries.
@@ -217,6 +244,24 @@ export function topUnitEstimates(
 
 const MAX_MEMO = 256;
 const topUnitMemo = new Map<number, readonly (UnitRows & { readonly seconds: number })[]>();
+
+/**
+ * Windows are ordinary-queens placements of D rows: levels 0 … D of the n-queens tree, probed
+ * once per (n, D) like topUnitEstimates. The sweep guard, the choice of every (n, D), the
+ * cluster plan and a worker checking each transfer unit's memory all ask for them.
+ */
+function windowTreeLevels(n: number, depth: number): Readonly<Float64Array> {
+  const key = n * 64 + depth;
+  let levels = windowLevelMemo.get(key);
+  if (!levels) {
+    levels = estimateTree(n, n - 1, [], 512, depth).levels;
+    if (windowLevelMemo.size >= MAX_MEMO) windowLevelMemo.clear();
+    windowLevelMemo.set(key, levels);
+  }
+  return levels;
+}
+
+const windowLevelMemo = new Map<number, Float64Array>();
 
 /** The free rows in the order the DFS fills them: down from the fixed run, then up. */
 function searchOrder(n: number, prefix: readonly number[], middle: readonly number[]): number[] {

@@ -107,8 +107,9 @@ export function estimateUnitTree(
       levels[fixed + k + 1] = (levels[fixed + k + 1] ?? 0) + weight;
       let pick = Math.floor(random() * options);
       while (pick-- > 0) free &= free - 1;
-      // Attacks reach both ways here: the search grows a run of rows down, then up.
-      addAttacks(attacked, n, depth, row, 31 - Math.clz32(free & -free));
+      // Attacks reach both ways here: the search grows a run of rows down, then up. The last
+      // row's would reach only rows already placed.
+      if (k + 1 < order.length) addAttacks(attacked, n, depth, row, 31 - Math.clz32(free & -free));
     }
   }
   // The search calls itself once per partial board with up to n − 2 rows placed; the last two

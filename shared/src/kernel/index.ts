@@ -20,6 +20,7 @@ export {
   parseAlgorithm,
   countCompletions,
   estimateCost,
+  estimateBytes,
   chooseAlgorithm,
   type ChoiceOptions,
   AUTO_CANDIDATES,
