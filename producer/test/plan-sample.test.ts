@@ -245,3 +245,13 @@ describe("when --sample is not a number of the plan's units", () => {
     expect(run).toEqual({ code: 2, stdout: '', stderr: `${line}\n` });
   });
 });
+
+describe('when --sample is all', () => {
+  it('runs every unit of the plan and prints the measured cost, exact', async () => {
+    const run = await wq('plan', '10', '--workers', '1', '--slots', '2', '--sample', 'all');
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('sample: 10 unit(s) run here');
+    expect(run.stdout).toMatch(/sweep, measured: .* \(95%: (.+) – \1;/);
+  });
+});
