@@ -198,7 +198,7 @@ export async function samplePlan(
   const failures: SampleFailure[] = [];
   const sampleSeconds = await runJobs(jobs, options, measured, failures);
 
-  // Per stratum: its own sample, or the pooled DFS sample as the fallback.
+  // Per stratum its measurements: sampled units, or a fitted transfer's runs at smaller n.
   const bySample = strata.map(() => [] as Measured[]);
   const fitRuns = strata.map(() => [] as FitRun[]);
   jobs.forEach((job, j) => {
