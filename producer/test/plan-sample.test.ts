@@ -7,11 +7,11 @@ import { type ClusterPlan, planForCluster } from '@weak-queens/shared/client';
 import { planUnits } from '@weak-queens/shared/kernel';
 import {
   allocateSample,
-  estimateStratum,
+  combinedEstimates,
   interval,
-  pooledFallback,
   Z95,
 } from '../src/compute/sample-estimate.js';
+import { fittedRate, transferCostings } from '../src/compute/transfer-fit.js';
 import { samplePlan } from '../src/compute/plan-sample.js';
 import { sampleText } from '../src/cli/sample-output.js';
 
@@ -52,47 +52,56 @@ describe('when k units are spread over the strata', () => {
   });
 });
 
-describe('when a stratum is estimated from its sample', () => {
-  it('is the ratio estimator: rate × model seconds, variance N²(1 − n/N)s²ₑ/n', () => {
-    const sample = [
-      { modelSeconds: 1, seconds: 2 },
-      { modelSeconds: 2, seconds: 5 },
-      { modelSeconds: 3, seconds: 5 },
-    ];
-    const fallback = { rate: 1, relativeVariance: 1 };
-    const e = estimateStratum({ units: 30, modelSeconds: 60 }, sample, fallback);
-    // rate 12 / 6 = 2; residuals 0, 1, −1: s² = 2 / 2 = 1; 900 · 0.9 · 1 / 3 = 270.
-    expect(e.rate).toBe(2);
-    expect(e.coreSeconds).toBe(120);
-    expect(e.variance).toBeCloseTo(270, 10);
-    expect(e.source).toBe('sample');
-  });
-
-  it('is exact when every unit was measured, and the fallback when too few were', () => {
-    const fallback = { rate: 1.5, relativeVariance: 0.04 };
-    const whole = estimateStratum(
-      { units: 2, modelSeconds: 4 },
-      [
-        { modelSeconds: 1, seconds: 3 },
-        { modelSeconds: 3, seconds: 3 },
-      ],
-      fallback,
-    );
-    expect(whole).toEqual({ rate: 1.5, coreSeconds: 6, variance: 0, source: 'whole' });
-    const none = estimateStratum({ units: 4, modelSeconds: 8 }, [], fallback);
-    // 12 core-seconds, 3 a unit: 4 · 9 · 0.04.
-    expect(none.coreSeconds).toBe(12);
-    expect(none.variance).toBeCloseTo(1.44, 12);
-    expect(none.source).toBe('fallback');
-  });
-
-  it('pools a fallback rate and relative spread, and sums intervals at 95 %', () => {
-    const pooled = pooledFallback([
-      { modelSeconds: 1, seconds: 1 },
-      { modelSeconds: 1, seconds: 3 },
+describe('when the strata are estimated from their samples', () => {
+  it("is the combined ratio estimator: Σ N·ȳ ÷ Σ N·x̄ times each stratum's model seconds", () => {
+    const [a, b, none, whole, transfer] = combinedEstimates([
+      {
+        units: 10,
+        modelSeconds: 20,
+        pools: true,
+        sample: [
+          { modelSeconds: 1, seconds: 2 },
+          { modelSeconds: 2, seconds: 5 },
+        ],
+      },
+      { units: 4, modelSeconds: 8, pools: true, sample: [{ modelSeconds: 2, seconds: 3 }] },
+      { units: 5, modelSeconds: 10, pools: true, sample: [] },
+      {
+        units: 2,
+        modelSeconds: 4,
+        pools: true,
+        sample: [
+          { modelSeconds: 1, seconds: 3 },
+          { modelSeconds: 3, seconds: 3 },
+        ],
+      },
+      // A transfer run whole: exact, and its rate is not the DFS's.
+      { units: 1, modelSeconds: 1, pools: false, sample: [{ modelSeconds: 1, seconds: 9 }] },
     ]);
-    // Rate 2; residuals −1, 1: s² = 2; mean seconds 2: 2 / 4.
-    expect(pooled).toEqual({ rate: 2, relativeVariance: 0.5 });
+    // Σ N·ȳ = 10·3.5 + 4·3 + 2·3 = 53; Σ N·x̄ = 10·1.5 + 4·2 + 2·2 = 27.
+    const rate = 53 / 27;
+    expect(a?.rate).toBe(rate);
+    expect(a?.coreSeconds).toBe(rate * 20);
+    // Relative residuals (y − R·x)/x of the three units not measured whole: 2 − R, 2.5 − R,
+    // 1.5 − R; v = their squares ÷ 2. Stratum a: 10² · (1 − 2/10) · v · 2² ÷ 2.
+    const v = ((2 - rate) ** 2 + (2.5 - rate) ** 2 + (1.5 - rate) ** 2) / 2;
+    expect(a?.variance).toBeCloseTo((100 * 0.8 * v * 4) / 2, 12);
+    expect(a?.source).toBe('sample');
+    expect(b?.variance).toBeCloseTo(16 * 0.75 * v * 4, 12);
+    // No sample: the common rate, as if one unit had been drawn.
+    expect(none).toMatchObject({ rate, coreSeconds: rate * 10, source: 'fallback' });
+    expect(none?.variance).toBeCloseTo(25 * v * 4, 12);
+    expect(whole).toEqual({ rate: 1.5, coreSeconds: 6, variance: 0, source: 'whole' });
+    expect(transfer).toEqual({ rate: 9, coreSeconds: 9, variance: 0, source: 'whole' });
+  });
+
+  it('is the model, ±100 %, when nothing pools', () => {
+    expect(combinedEstimates([{ units: 4, modelSeconds: 8, pools: true, sample: [] }])).toEqual([
+      { rate: 1, coreSeconds: 8, variance: 16 * 4, source: 'fallback' },
+    ]);
+  });
+
+  it('sums intervals at 95 %', () => {
     expect(Z95).toBe(1.96);
     expect(
       interval([
@@ -100,6 +109,49 @@ describe('when a stratum is estimated from its sample', () => {
         { coreSeconds: 20, variance: 16 },
       ]),
     ).toEqual({ coreSeconds: 30, low: 30 - 1.96 * 5, high: 30 + 1.96 * 5 });
+  });
+});
+
+describe('when the transfers of a plan are costed', () => {
+  it('fits the largest of an n on smaller boards, prices the others at its rate, runs the tiny', () => {
+    const t = (depth: number, modelSeconds: number) => ({
+      n: 16,
+      depth,
+      algorithm: 'window-transfer' as const,
+      modelSeconds,
+    });
+    // S(16) as planned for this machine: 37.5 model seconds in all.
+    const costings = transferCostings(
+      [t(5, 0.013), t(7, 0.445), t(8, 1.93), t(9, 6.94), undefined],
+      37.5,
+    );
+    const fitted = costings.get(3);
+    expect(fitted?.kind).toBe('fitted');
+    // N(14, 9) is the largest within 2.5 % of the plan; N(13, 9) gives the spread.
+    expect(fitted?.kind === 'fitted' && fitted.points.map((p) => p.n)).toEqual([14, 13]);
+    expect(costings.get(2)).toEqual({ kind: 'priced', by: 3 });
+    expect(costings.get(1)).toEqual({ kind: 'priced', by: 3 });
+    expect(costings.get(0)).toEqual({ kind: 'whole' });
+    expect(costings.has(4)).toBe(false);
+    // Where every smaller board is too dear or too small to say anything (under 50 ms of
+    // model), the transfer is run whole.
+    expect(transferCostings([t(7, 0.445)], 1)).toEqual(new Map([[0, { kind: 'whole' }]]));
+  });
+
+  it("takes the larger board's rate, and the two rates' difference as one σ", () => {
+    expect(
+      fittedRate([
+        { n: 13, model: 2, seconds: 3 },
+        { n: 14, model: 4, seconds: 4 },
+      ]),
+    ).toEqual({
+      rate: 1,
+      spread: 0.5,
+      rates: [
+        { n: 14, rate: 1 },
+        { n: 13, rate: 1.5 },
+      ],
+    });
   });
 });
 
@@ -119,6 +171,20 @@ describe('when a plan is sampled', () => {
     expect(report.coreSeconds.low).toBeLessThanOrEqual(report.coreSeconds.coreSeconds);
     expect(report.coreSeconds.high).toBeGreaterThanOrEqual(report.coreSeconds.coreSeconds);
     expect(report.makespanSeconds.seconds).toBeGreaterThan(0);
+  });
+
+  it("with k = 'all', runs every planned unit, transfers whole: exact", async () => {
+    const plan = planForCluster(
+      [11],
+      { workers: 1, slots: 2, workerMemoryBytes: 2 * 1024 ** 3 },
+      { targetSeconds: 30 },
+    );
+    const report = await samplePlan(plan, [11], { k: 'all' });
+    expect(report.failures).toEqual([]);
+    expect(report.depths.every((d) => d.estimate.source === 'whole')).toBe(true);
+    expect(report.depths.map((d) => d.sampled)).toEqual(report.depths.map((d) => d.units));
+    expect(report.sampledUnits).toBe(plan.sizes[0]?.units);
+    expect(report.coreSeconds.low).toBe(report.coreSeconds.high);
   });
 
   it('says which sampled units failed, and estimates their (n, D) without them', async () => {
@@ -177,5 +243,15 @@ describe("when --sample is not a number of the plan's units", () => {
   ])('refuses --sample=%s with one line and exit 2', async (value, line) => {
     const run = await wq('plan', '10', '--workers', '1', '--slots', '2', `--sample=${value}`);
     expect(run).toEqual({ code: 2, stdout: '', stderr: `${line}\n` });
+  });
+});
+
+describe('when --sample is all', () => {
+  it('runs every unit of the plan and prints the measured cost, exact', async () => {
+    const run = await wq('plan', '10', '--workers', '1', '--slots', '2', '--sample', 'all');
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('sample: 10 unit(s) run here');
+    expect(run.stdout).toMatch(/sweep, measured: .* \(95%: (.+) – \1;/);
   });
 });

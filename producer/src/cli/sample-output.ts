@@ -18,8 +18,12 @@ function how(d: DepthSample): string {
   if (d.fittedOn) {
     return `fitted on ${d.fittedOn.map((f) => `n = ${f.n} (rate ${f.rate.toFixed(2)})`).join(', ')}`;
   }
-  const source = d.estimate.source === 'fallback' ? ', the pooled DFS rate' : '';
-  return `${d.sampled} sampled, rate ${d.estimate.rate.toFixed(2)}${source}`;
+  if (d.pricedBy) {
+    return `at the rate of N(${d.pricedBy.n}, ${d.pricedBy.depth}) (${d.estimate.rate.toFixed(2)})`;
+  }
+  const rate = d.estimate.rate.toFixed(2);
+  if (d.estimate.source === 'whole') return `${d.sampled} run, rate ${rate}`;
+  return `${d.sampled} sampled, the common rate ${rate}`;
 }
 
 export function sampleText(plan: ClusterPlan, report: SampleReport): string {
@@ -91,6 +95,7 @@ export function sampleJson(plan: ClusterPlan, report: SampleReport): string {
           coreSeconds: round(d.estimate.coreSeconds),
           halfWidth: round(1.96 * Math.sqrt(d.estimate.variance)),
           ...(d.fittedOn ? { fittedOn: d.fittedOn } : {}),
+          ...(d.pricedBy ? { pricedBy: d.pricedBy } : {}),
         })),
         failures: report.failures,
       },

@@ -2,9 +2,10 @@
 // in this process (nothing goes to Redis, nothing is stored) and
 // extrapolates each (n, D)'s core-seconds, the sweep's, and its makespan on the planned cluster,
 // with 95 % intervals. The DFS's (n, D) are sampled by their units (an (n, D) planned as one
-// unit by its top-level units); a window transfer, one unit however large, is costed by the same
-// transfer at smaller n (the largest whose model is a small share of it), its rate checked
-// against the next smaller n.
+// unit by its top-level units). A window transfer is one unit however large: the largest of each
+// n is costed by the same transfer at a smaller n (see transfer-fit.ts), the others of that n at
+// its rate, the tiny ones run whole. `k = 'all'` runs every planned unit as planned: the truth
+// the estimate is validated against.
 import {
   type Algorithm,
   countUnit,
@@ -15,25 +16,19 @@ import {
 import { type ClusterPlan, simulateMakespan } from '@weak-queens/shared/client';
 import {
   allocateSample,
-  estimateStratum,
+  combinedEstimates,
   interval,
   type Measured,
-  pooledFallback,
   type StratumEstimate,
 } from './sample-estimate.js';
+import { type FitRun, fittedRate, transferCostings } from './transfer-fit.js';
 
-/** A transfer is costed at the largest smaller n whose model is at most this share of it. */
-const FITTED_SHARE = 0.02;
-/** A transfer (or a one-unit DFS (n, D)) modelled under this many seconds is simply run. */
+/** A one-unit DFS (n, D) modelled under this many seconds is simply run. */
 const RUN_WHOLE_MODEL_SECONDS = 0.5;
-/**
- * A smaller transfer modelled under this is not fitted on: a larger (n, D) whose cheap enough
- * smaller n is this small is run whole instead (its model is at most this ÷ FITTED_SHARE).
- */
-const MIN_FITTED_MODEL_SECONDS = 0.05;
 
 export interface SampleOptions {
-  readonly k: number;
+  /** Units to sample, or 'all': every planned unit run as planned, transfers whole (the truth). */
+  readonly k: number | 'all';
   /** Numbers in [0, 1); default Math.random. */
   readonly random?: () => number;
   /** Called as sampled units finish: done of all. */
@@ -51,6 +46,8 @@ export interface DepthSample {
   readonly estimate: StratumEstimate;
   /** A fitted transfer: the smaller n measured, and their rates. */
   readonly fittedOn?: readonly { n: number; rate: number }[];
+  /** A transfer priced at a fitted one's rate: that one's (n, D). */
+  readonly pricedBy?: { readonly n: number; readonly depth: number };
 }
 
 interface SampleFailure {
@@ -78,7 +75,8 @@ interface Stratum {
   readonly planned: readonly WorkUnit[];
   /** What the sample draws from: the planned units, or a one-unit DFS (n, D)'s top-level units. */
   readonly population: readonly WorkUnit[];
-  readonly fitted: boolean;
+  /** A transfer costed otherwise than by its own units (unless every unit is run). */
+  readonly transfer: boolean;
 }
 
 interface Job {
@@ -86,10 +84,12 @@ interface Job {
   readonly unit: WorkUnit;
   /** A fitted transfer's smaller n, else undefined. */
   readonly fittedN?: number;
+  /** A warm-up: run and paid for, but not a measurement. */
+  readonly warm?: boolean;
 }
 
 /** The (n, D) of `ns` in `plan` as strata. */
-function strataOf(plan: ClusterPlan, ns: readonly number[]): Stratum[] {
+function strataOf(plan: ClusterPlan, ns: readonly number[], all: boolean): Stratum[] {
   const strata: Stratum[] = [];
   for (const n of ns) {
     for (let depth = 0; depth < n; depth++) {
@@ -98,6 +98,7 @@ function strataOf(plan: ClusterPlan, ns: readonly number[]): Stratum[] {
       const units = planned.units.map((u) => u.unit);
       const only = units[0];
       const wholeDfs =
+        !all &&
         units.length === 1 &&
         only?.algorithm === 'dfs' &&
         only.prefix.length === 0 &&
@@ -112,7 +113,7 @@ function strataOf(plan: ClusterPlan, ns: readonly number[]): Stratum[] {
         algorithm: planned.algorithm,
         planned: units,
         population,
-        fitted: planned.algorithm !== 'dfs',
+        transfer: !all && planned.algorithm !== 'dfs',
       });
     }
   }
@@ -137,20 +138,34 @@ function pick<T>(items: readonly T[], count: number, random: () => number): T[] 
   return copy.slice(0, count);
 }
 
-/** The smaller boards a transfer (n, D) is costed on: the largest n' cheap enough, and n' − 1. */
-function fittedUnits(stratum: Stratum): { n: number; unit: WorkUnit }[] {
-  const { n, depth, algorithm } = stratum;
-  const model = modelOf(stratum.planned);
-  if (model <= RUN_WHOLE_MODEL_SECONDS) return [];
-  const found: { n: number; unit: WorkUnit }[] = [];
-  for (let m = n - 1; m > depth && found.length < 2; m--) {
-    const [unit] = planUnits(m, depth, { algorithm });
-    if (!unit || unit.estimate.seconds > FITTED_SHARE * model) continue;
-    // Below this a transfer is mostly its fixed costs: its rate says nothing of a large one.
-    if (found.length === 0 && unit.estimate.seconds < MIN_FITTED_MODEL_SECONDS) return [];
-    found.push({ n: m, unit });
+/** The jobs of the transfers: run whole, or their fits (smallest first, after a warm-up). */
+function transferJobs(strata: readonly Stratum[]): {
+  jobs: Job[];
+  pricedBy: Map<number, number>;
+} {
+  const planModel = strata.reduce((t, s) => t + modelOf(s.planned), 0);
+  const costings = transferCostings(
+    strata.map((s) => (s.transfer ? { ...s, modelSeconds: modelOf(s.planned) } : undefined)),
+    planModel,
+  );
+  const jobs: Job[] = [];
+  const pricedBy = new Map<number, number>();
+  for (const [i, costing] of costings) {
+    const s = strata[i] as Stratum;
+    if (costing.kind === 'whole') {
+      for (const unit of s.planned) jobs.push({ stratum: i, unit });
+    } else if (costing.kind === 'priced') {
+      pricedBy.set(i, costing.by);
+    } else {
+      // A first run of a depth's transfer pays for compiling its code: a small one takes it.
+      const [warm] = planUnits(s.depth + 2, s.depth, { algorithm: s.algorithm });
+      if (warm) jobs.push({ stratum: i, unit: warm, warm: true });
+      for (const { n, unit } of [...costing.points].reverse()) {
+        jobs.push({ stratum: i, unit, fittedN: n });
+      }
+    }
   }
-  return found;
+  return { jobs, pricedBy };
 }
 
 /** Runs the sample and extrapolates; see the file's comment. */
@@ -160,86 +175,83 @@ export async function samplePlan(
   options: SampleOptions,
 ): Promise<SampleReport> {
   const random = options.random ?? Math.random;
-  const strata = strataOf(plan, ns);
-  const sampled = strata.map(() => [] as WorkUnit[]);
-  const sampledStrata = strata.map((s, i) => ({ s, i })).filter(({ s }) => !s.fitted);
+  const all = options.k === 'all';
+  const strata = strataOf(plan, ns, all);
+  const sampledStrata = strata.map((s, i) => ({ s, i })).filter(({ s }) => !s.transfer);
   const counts = allocateSample(
     sampledStrata.map(({ s }) => ({
       units: s.population.length,
       modelSeconds: modelOf(s.population),
     })),
-    options.k,
+    options.k === 'all' ? Number.MAX_SAFE_INTEGER : options.k,
   );
   const jobs: Job[] = [];
   sampledStrata.forEach(({ s, i }, j) => {
-    const chosen = pick(s.population, counts[j] ?? 0, random);
-    sampled[i] = chosen;
-    for (const unit of chosen) jobs.push({ stratum: i, unit });
+    for (const unit of pick(s.population, counts[j] ?? 0, random)) jobs.push({ stratum: i, unit });
   });
-  strata.forEach((s, i) => {
-    if (!s.fitted) return;
-    const smaller = fittedUnits(s);
-    if (smaller.length === 0) {
-      for (const unit of s.planned) jobs.push({ stratum: i, unit });
-    } else {
-      for (const { n, unit } of smaller) jobs.push({ stratum: i, unit, fittedN: n });
-    }
-  });
+  const transfers = transferJobs(strata);
+  jobs.push(...transfers.jobs);
+  // Every unit: the largest first, as a queue would take them.
+  if (all) jobs.sort((a, b) => b.unit.estimate.seconds - a.unit.estimate.seconds);
 
   const measured = jobs.map(() => undefined as number | undefined);
   const failures: SampleFailure[] = [];
-  await runJobs(jobs, options, measured, failures);
+  const sampleSeconds = await runJobs(jobs, options, measured, failures);
 
-  // Per stratum: its own sample, or the pooled DFS sample as the fallback.
+  // Per stratum its measurements: sampled units, or a fitted transfer's runs at smaller n.
   const bySample = strata.map(() => [] as Measured[]);
-  const fittedRuns = strata.map(() => [] as { n: number; model: number; seconds: number }[]);
+  const fitRuns = strata.map(() => [] as FitRun[]);
   jobs.forEach((job, j) => {
     const seconds = measured[j];
-    if (seconds === undefined) return;
-    if (job.fittedN !== undefined) {
-      fittedRuns[job.stratum]?.push({
-        n: job.fittedN,
-        model: job.unit.estimate.seconds,
-        seconds,
-      });
-    } else bySample[job.stratum]?.push({ modelSeconds: job.unit.estimate.seconds, seconds });
+    if (seconds === undefined || job.warm) return;
+    const model = job.unit.estimate.seconds;
+    if (job.fittedN !== undefined) fitRuns[job.stratum]?.push({ n: job.fittedN, model, seconds });
+    else bySample[job.stratum]?.push({ modelSeconds: model, seconds });
   });
-  const dfsSamples = strata.flatMap((s, i) => (s.algorithm === 'dfs' ? (bySample[i] ?? []) : []));
-  const fallback = pooledFallback(dfsSamples);
+  // The DFS's rate is common to its strata; a transfer not fitted (run whole, or whose fit
+  // failed) takes it only when it has no measurement of its own.
+  const combined = combinedEstimates(
+    strata.map((s, i) => ({
+      units: s.population.length,
+      modelSeconds: modelOf(s.population),
+      sample: bySample[i] ?? [],
+      pools: s.algorithm === 'dfs',
+    })),
+  );
+  const rated = (i: number): ReturnType<typeof fittedRate> | undefined =>
+    (fitRuns[i]?.length ?? 0) > 0 ? fittedRate(fitRuns[i] ?? []) : undefined;
   const depths: DepthSample[] = strata.map((s, i) => {
-    const modelSeconds = modelOf(s.population);
-    const size = { units: s.population.length, modelSeconds };
-    const runs = fittedRuns[i] ?? [];
-    if (s.fitted && runs.length > 0) {
-      const rates = runs.map((r) => ({ n: r.n, rate: r.model > 0 ? r.seconds / r.model : 1 }));
-      const rate = rates[0]?.rate ?? 1;
-      // The next smaller n says how far the rate still moves with n: one σ.
-      const spread = rates.length > 1 ? Math.abs(rate - (rates[1]?.rate ?? rate)) : rate / 2;
-      const planned = modelOf(s.planned);
-      return {
-        n: s.n,
-        depth: s.depth,
-        algorithm: s.algorithm,
-        units: s.planned.length,
-        modelSeconds: planned,
-        sampled: 0,
-        estimate: {
-          rate,
-          coreSeconds: rate * planned,
-          variance: (spread * planned) ** 2,
-          source: 'fallback',
-        },
-        fittedOn: rates,
-      };
-    }
-    return {
+    const base = {
       n: s.n,
       depth: s.depth,
       algorithm: s.algorithm,
       units: s.planned.length,
-      modelSeconds,
+    };
+    const by = transfers.pricedBy.get(i);
+    const fit = rated(by ?? i);
+    if (s.transfer && fit) {
+      const planned = modelOf(s.planned);
+      const source = strata[by ?? i] as Stratum;
+      return {
+        ...base,
+        modelSeconds: planned,
+        sampled: 0,
+        estimate: {
+          rate: fit.rate,
+          coreSeconds: fit.rate * planned,
+          variance: (fit.spread * planned) ** 2,
+          source: 'fallback',
+        },
+        ...(by === undefined
+          ? { fittedOn: fit.rates }
+          : { pricedBy: { n: source.n, depth: source.depth } }),
+      };
+    }
+    return {
+      ...base,
+      modelSeconds: modelOf(s.population),
       sampled: bySample[i]?.length ?? 0,
-      estimate: estimateStratum(size, bySample[i] ?? [], fallback),
+      estimate: combined[i] as StratumEstimate,
     };
   });
   const coreSeconds = interval(depths.map((d) => d.estimate));
@@ -258,33 +270,31 @@ export async function samplePlan(
       low: makespan * scale(coreSeconds.low),
       high: makespan * scale(coreSeconds.high),
     },
-    sampleSeconds: measured.reduce<number>((t, s) => t + (s ?? 0), 0),
+    sampleSeconds,
     sampledUnits: jobs.length,
     failures,
   };
 }
 
 /**
- * Runs the jobs one after another in this thread, the largest first, each timed by the CPU
- * time it took (not the wall clock: on a shared machine the wall clock measures the neighbours).
- * A first small unit of each algorithm warms the compiler up and is not counted.
+ * Runs the jobs one after another in this thread, in their order, each timed by the CPU time it
+ * took (not the wall clock: on a shared machine the wall clock measures the neighbours). A
+ * first small unit of each algorithm warms the compiler up and is not a measurement. Returns
+ * the CPU seconds of it all, warm-ups included: what the sample cost.
  */
 async function runJobs(
   jobs: readonly Job[],
   options: SampleOptions,
   measured: (number | undefined)[],
   failures: SampleFailure[],
-): Promise<void> {
+): Promise<number> {
+  const start = process.cpuUsage();
   for (const algorithm of new Set(jobs.map((j) => j.unit.algorithm))) {
     const [warm] = planUnits(11, 7, { algorithm });
     if (warm) countUnit(warm);
   }
-  const order = jobs
-    .map((_, j) => j)
-    .sort((a, b) => (jobs[b]?.unit.estimate.seconds ?? 0) - (jobs[a]?.unit.estimate.seconds ?? 0));
   let done = 0;
-  for (const j of order) {
-    const job = jobs[j] as Job;
+  for (const [j, job] of jobs.entries()) {
     const before = process.cpuUsage();
     try {
       countUnit(job.unit);
@@ -301,4 +311,6 @@ async function runJobs(
     // Let the event loop breathe between units (a signal, a progress line).
     await new Promise((resolve) => setImmediate(resolve));
   }
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
 }

@@ -1,8 +1,10 @@
 // The arithmetic of `wq plan --sample`: how k sampled units are spread over the strata of a plan
-// (one stratum per (n, D)), and what their measured seconds say about every unit. Within a
-// stratum the ratio estimator: measured ÷ model seconds of the sampled units, times the model
-// seconds of all of them, with its variance from the sample's residuals (Cochran, Sampling
-// Techniques, 6.3). Pure: the runner measures, this extrapolates.
+// (one stratum per (n, D)), and what their measured seconds say about every unit. Across the
+// strata the combined ratio estimator (Cochran, Sampling Techniques, 6.11): the stratified
+// estimates of measured and of model seconds, their ratio times every unit's model seconds. With
+// a few units per stratum it is far steadier than a ratio per stratum (whose small-sample bias
+// adds up over the strata), and a stratum of one sampled unit still counts. Pure: the runner
+// measures, this extrapolates.
 
 /** One stratum as the sampler sees it: how many units and their summed model seconds. */
 export interface StratumSize {
@@ -17,7 +19,7 @@ export interface Measured {
 }
 
 export interface StratumEstimate {
-  /** measured ÷ model seconds (the stratum's, or the fallback's where it has no sample). */
+  /** measured ÷ model seconds (the stratum's own when measured whole, else the common one). */
   readonly rate: number;
   readonly coreSeconds: number;
   /** Variance of coreSeconds (0 when the stratum was measured whole). */
@@ -59,75 +61,57 @@ export function allocateSample(strata: readonly StratumSize[], k: number): numbe
   return counts;
 }
 
-/** Σ measured ÷ Σ model of a sample, or undefined when the model says nothing. */
-function sampleRate(sample: readonly Measured[]): number | undefined {
-  const model = sample.reduce((t, m) => t + m.modelSeconds, 0);
-  const seconds = sample.reduce((t, m) => t + m.seconds, 0);
-  return model > 0 ? seconds / model : undefined;
+/** A stratum and its sample; `pools` if its sample joins the common rate. */
+export interface SampledStratum extends StratumSize {
+  readonly sample: readonly Measured[];
+  readonly pools: boolean;
 }
 
 /**
- * The stratum's core-seconds from its sample: rate × its model seconds, with the ratio
- * estimator's variance N² (1 − n/N) s²ₑ / n, where eᵢ = yᵢ − rate · xᵢ. A stratum measured
- * whole is exact; one without a sample (or of one unit, whose residual says nothing) takes
- * `fallback`: a rate and a relative variance of a unit's seconds from the pooled sample.
+ * Every stratum's core-seconds. One measured whole is exact. The others take the combined rate
+ * R = Σ N·ȳ ÷ Σ N·x̄ over the pooling strata with a sample, times their model seconds; the
+ * variance of each is N²(1 − n/N)·v·x̄²/n (n at least 1), where v is the pooled variance of a
+ * sampled unit's rate around R (residuals eᵢ = yᵢ − R·xᵢ relative to xᵢ) and x̄ the stratum's
+ * mean model seconds per unit. Without any pooled sample R is 1 and v is 1: the model, ±100 %.
  */
-export function estimateStratum(
-  stratum: StratumSize,
-  sample: readonly Measured[],
-  fallback: { readonly rate: number; readonly relativeVariance: number },
-): StratumEstimate {
-  if (sample.length >= stratum.units && stratum.units > 0) {
-    const coreSeconds = sample.reduce((t, m) => t + m.seconds, 0);
-    return {
-      rate: stratum.modelSeconds > 0 ? coreSeconds / stratum.modelSeconds : 1,
-      coreSeconds,
-      variance: 0,
-      source: 'whole',
-    };
+export function combinedEstimates(strata: readonly SampledStratum[]): StratumEstimate[] {
+  const whole = (s: SampledStratum) => s.units > 0 && s.sample.length >= s.units;
+  let measured = 0;
+  let model = 0;
+  const pooled: Measured[] = [];
+  for (const s of strata) {
+    if (!s.pools || s.sample.length === 0) continue;
+    const n = s.sample.length;
+    measured += (s.units * s.sample.reduce((t, m) => t + m.seconds, 0)) / n;
+    model += (s.units * s.sample.reduce((t, m) => t + m.modelSeconds, 0)) / n;
+    if (!whole(s)) pooled.push(...s.sample);
   }
-  const own = sample.length >= 2 ? sampleRate(sample) : undefined;
-  if (own === undefined) {
-    const coreSeconds = fallback.rate * stratum.modelSeconds;
-    // Each unit off by the pooled relative spread, independently.
-    const perUnit = stratum.units > 0 ? coreSeconds / stratum.units : 0;
-    return {
-      rate: fallback.rate,
-      coreSeconds,
-      variance: stratum.units * perUnit * perUnit * fallback.relativeVariance,
-      source: 'fallback',
-    };
+  const rate = model > 0 ? measured / model : 1;
+  let squares = 0;
+  for (const m of pooled) {
+    if (m.modelSeconds > 0) squares += ((m.seconds - rate * m.modelSeconds) / m.modelSeconds) ** 2;
   }
-  const n = sample.length;
-  const N = stratum.units;
-  let squares = 0;
-  for (const m of sample) squares += (m.seconds - own * m.modelSeconds) ** 2;
-  const residualVariance = squares / (n - 1);
-  return {
-    rate: own,
-    coreSeconds: own * stratum.modelSeconds,
-    variance: (N * N * (1 - n / N) * residualVariance) / n,
-    source: 'sample',
-  };
-}
-
-/**
- * The pooled fallback of a set of samples: their overall rate, and the relative variance of a
- * unit's seconds around rate × model (squared residual over squared mean seconds).
- */
-export function pooledFallback(samples: readonly Measured[]): {
-  rate: number;
-  relativeVariance: number;
-} {
-  const rate = sampleRate(samples) ?? 1;
-  if (samples.length < 2) return { rate, relativeVariance: 1 };
-  const mean = samples.reduce((t, m) => t + m.seconds, 0) / samples.length;
-  let squares = 0;
-  for (const m of samples) squares += (m.seconds - rate * m.modelSeconds) ** 2;
-  return {
-    rate,
-    relativeVariance: mean > 0 ? squares / (samples.length - 1) / (mean * mean) : 1,
-  };
+  const v = pooled.length >= 2 ? squares / (pooled.length - 1) : 1;
+  return strata.map((s) => {
+    if (whole(s)) {
+      const coreSeconds = s.sample.reduce((t, m) => t + m.seconds, 0);
+      return {
+        rate: s.modelSeconds > 0 ? coreSeconds / s.modelSeconds : 1,
+        coreSeconds,
+        variance: 0,
+        source: 'whole',
+      };
+    }
+    const n = Math.max(1, s.sample.length);
+    const N = Math.max(s.units, n);
+    const meanModel = s.units > 0 ? s.modelSeconds / s.units : 0;
+    return {
+      rate,
+      coreSeconds: rate * s.modelSeconds,
+      variance: (N * N * (1 - s.sample.length / N) * v * meanModel * meanModel) / n,
+      source: s.sample.length > 0 ? 'sample' : 'fallback',
+    };
+  });
 }
 
 /** 95 % two-sided normal quantile. */

@@ -48,11 +48,12 @@ this machine: ${formatBytes(defaultWorkerMemory())} for ${defaultSlots()} slots)
       sample: {
         type: 'string',
         value: 'k',
-        allowed: "an integer from 1 to the plan's units",
+        allowed: "an integer from 1 to the plan's units, or all",
         description: `run k of the plan's units, drawn at random (in this process, timed by
 their CPU time; nothing is stored), and extrapolate core-seconds and makespan
 per D and for the sweep with 95% intervals, from the measured rates;
-a window transfer is costed by the same transfer at smaller n`,
+a window transfer is costed by the same transfer at smaller n;
+\`all\` runs every unit as planned, transfers whole: the measured cost`,
       },
       json: {
         type: 'boolean',
@@ -71,8 +72,8 @@ Efficiency = core-seconds ÷ (workers × slots × makespan).`,
     const ns = parseNSpec(positionals[0] ?? '');
     const { workers: workersFlag, slots: slotsFlag, memory: memoryFlag } = values;
     const sample =
-      values.sample === undefined
-        ? undefined
+      values.sample === undefined || values.sample === 'all'
+        ? values.sample
         : parseIntegerOption('--sample', values.sample, 1, Number.MAX_SAFE_INTEGER);
     const config = compileConfig(process.env);
     let cluster: ClusterDescription;
@@ -132,7 +133,7 @@ Efficiency = core-seconds ÷ (workers × slots × makespan).`,
     }
     const { planUnitCount, samplePlan } = await import('../../compute/plan-sample.js');
     const units = planUnitCount(plan, ns);
-    if (sample > units) {
+    if (sample !== 'all' && sample > units) {
       throw new InvalidInputError(
         '--sample',
         values.sample,
