@@ -10,6 +10,7 @@ import { topUnits, type UnitRows } from './symmetry.js';
 import {
   assertTransferPart,
   countByWindowTransfer,
+  MAX_TRANSFER_WINDOWS,
   TABLE_BYTES_PER_NODE,
   type TransferPart,
   transferShape,
@@ -263,6 +264,14 @@ function windowTreeLevels(n: number, depth: number): Readonly<Float64Array> {
 
 const windowLevelMemo = new Map<number, Float64Array>();
 
+/**
+ * Whether the transfer's table stays within MAX_TRANSFER_WINDOWS, with a tenth to spare for the
+ * probes' error (the build refuses a larger one after all, but only once it has built it).
+ */
+function transferWithinWindowLimit(n: number, depth: number): boolean {
+  return (windowTreeLevels(n, depth)[depth] ?? 0) <= 0.9 * MAX_TRANSFER_WINDOWS;
+}
+
 /** The free rows in the order the DFS fills them: down from the fixed run, then up. */
 function searchOrder(n: number, prefix: readonly number[], middle: readonly number[]): number[] {
   const from = middle.length > 0 ? middleStart(n) : 0;
@@ -322,6 +331,7 @@ export function chooseAlgorithm(
         ? (options.workerMemoryBytes ?? slotMemoryBytes)
         : slotMemoryBytes;
     if (algorithm !== 'dfs' && estimate.bytes > cap) continue;
+    if (algorithm === 'window-transfer' && !transferWithinWindowLimit(n, depth)) continue;
     const seconds = estimate.seconds * (options.secondsScale?.(algorithm) ?? 1);
     if (!best || seconds < best.seconds) best = { algorithm, estimate, seconds };
   }

@@ -6,6 +6,7 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 import { fullMask, popcount } from './board.js';
 import { ResidueSystem } from './exact.js';
 import {
+  assertTransferWindows,
   CHUNK,
   conflictsAtDepth,
   copyVector,
@@ -262,6 +263,8 @@ function buildTable(
       if (k < team.index) next[o]! += values[1 + o]!;
     }
   });
+  // Every thread sums the same count, so all refuse here, before the next barrier.
+  assertTransferWindows(n, depth, windowCount);
   const rowStart = new Float64Array(rows);
   for (let o = 1; o < rows; o++) rowStart[o] = rowStart[o - 1]! + rowCount[o - 1]!;
   for (let o = 0; o < rows; o++) next[o]! += rowStart[o]!;

@@ -46,6 +46,25 @@ export interface WindowTable {
   readonly rangeEnd: number;
 }
 
+/**
+ * The most windows a transfer may count. N(18, 10) (1.11e9 windows) is verified twice, while a
+ * run of N(18, 11) (2.9e9 windows, past the int32 range some of the index arithmetic and cursors
+ * use) gave a wrong count: until that is found and tested, a larger table is refused, by the
+ * chooser before it plans one and by the build before it steps one, rather than risk a wrong
+ * result.
+ */
+export const MAX_TRANSFER_WINDOWS = 2 ** 31 - 1;
+
+/** Refuses a table of more windows than MAX_TRANSFER_WINDOWS (see there). */
+export function assertTransferWindows(n: number, depth: number, windowCount: number): void {
+  if (windowCount <= MAX_TRANSFER_WINDOWS) return;
+  throw new InvalidInputError(
+    'D',
+    depth,
+    `a window transfer of at most ${MAX_TRANSFER_WINDOWS} windows (N(${n}, ${depth}) has ${windowCount}): count it by the DFS`,
+  );
+}
+
 /** How a window-transfer count runs and what it stores per window. */
 export interface TransferShape {
   /** Whether the whole (n, D) meets in the middle (empty prefix) or steps every row. */
@@ -266,9 +285,15 @@ function buildWindowTable(n: number, depth: number, focus: readonly number[]): W
   }
 
   // Level D−1: first-child indices (temporary), the focus, and each node's reversal's first child.
+  // Counted in a double, so that a count past 2^32 is refused, not wrapped.
   const base = new Uint32Array(count + 1);
-  for (let s = 0; s < count; s++) base[s + 1] = base[s]! + popcount(childMask[s]!);
-  const windowCount = base[count]!;
+  let windowCount = 0;
+  for (let s = 0; s < count; s++) {
+    base[s] = windowCount;
+    windowCount += popcount(childMask[s]!);
+  }
+  base[count] = windowCount;
+  assertTransferWindows(n, depth, windowCount);
   [focusLo, focusHi] = focusWindows(focus, depth, childMask, base, focusLo, focusHi);
   const revFirst = reversed; // reused in place: reversed[s] is read once, just before
   for (let s = 0; s < count; s++) revFirst[s] = base[reversed[s]!]!;
