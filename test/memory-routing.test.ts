@@ -1,7 +1,8 @@
 // Workers of different sizes in one sweep: units go only where they fit (the count queue of
 // their memory class), a unit no live worker can hold is reported, and `wq replan` or a large
 // enough worker lets the sweep finish exactly. Small WQ_WORKER_MEMORY values force the classes
-// at small n: the window-transfer units of N(12, 5) and N(12, 6) need about 114 KiB and 474 KiB.
+// at small n: the window-transfer units of N(12, 5), N(13, 5) and N(13, 6) need about 114 KiB,
+// 185 KiB and 879 KiB (from D = 6 at n = 12, and D = 5 at n = 11, the DFS is cheaper).
 import { describe, expect, it } from 'vitest';
 import { type StatusReport, type UnfitUnit } from '@weak-queens/shared/client';
 import { knownSums } from '@weak-queens/shared/contracts';
@@ -32,7 +33,7 @@ describe('when a small and a large worker share a sweep', () => {
     await until('both workers to heartbeat', async () => {
       return (await client.registry.liveWorkers()).length === 2;
     });
-    const ns = [10, 11, 12];
+    const ns = [11, 12, 13];
     const { sweep } = await client.submit(ns);
     await client.waitFor(sweep.id);
 
@@ -47,7 +48,7 @@ describe('when a small and a large worker share a sweep', () => {
       );
       ran.set(pid, [...(ran.get(pid) ?? []), bytes]);
     }
-    // The large units: N(11, 5), N(12, 5) and N(12, 6), by window transfer, on the large one.
+    // The large units: N(12, 5), N(13, 5) and N(13, 6), by window transfer, on the large one.
     const large_ = (ran.get(large.pid ?? -1) ?? []).filter((b) => b > SMALL_SLOT).length;
     expect(large_).toBe(3);
     // The small worker did take units (those every worker holds).
@@ -59,7 +60,8 @@ describe('when a small and a large worker share a sweep', () => {
       'aggregate',
       'count',
       'count@128KiB',
-      'count@512KiB',
+      'count@1MiB',
+      'count@256KiB',
     ]);
   });
 });
@@ -77,9 +79,9 @@ describe('when a unit fits no live worker', () => {
       return (await client.registry.liveWorkers()).length === 2;
     });
     await killHard(gone);
-    const first = await client.submit([12]);
+    const first = await client.submit([13]);
     // The second sweep is followed by `wq sweep --wait`, as a user would.
-    const followed = runWq(['sweep', '11', '--wait'], env);
+    const followed = runWq(['sweep', '12', '--wait'], env);
     let secondId = '';
     await until('the second sweep to be submitted', async () => {
       const ids = (await client.registry.list()).map((s) => s.id);
@@ -101,46 +103,46 @@ describe('when a unit fits no live worker', () => {
     expect(
       unfit.map(({ n, depth, queue, largestSlotBytes }) => ({ n, depth, queue, largestSlotBytes })),
     ).toEqual([
-      { n: 12, depth: 5, queue: 'count@128KiB', largestSlotBytes: SMALL_SLOT },
-      { n: 12, depth: 6, queue: 'count@512KiB', largestSlotBytes: SMALL_SLOT },
+      { n: 13, depth: 5, queue: 'count@256KiB', largestSlotBytes: SMALL_SLOT },
+      { n: 13, depth: 6, queue: 'count@1MiB', largestSlotBytes: SMALL_SLOT },
     ]);
     expect(unfit.map((u) => u.bytes)).toEqual([
-      Math.ceil(estimateCost('window-transfer', 12, 5, []).bytes),
-      Math.ceil(estimateCost('window-transfer', 12, 6, []).bytes),
+      Math.ceil(estimateCost('window-transfer', 13, 5, []).bytes),
+      Math.ceil(estimateCost('window-transfer', 13, 6, []).bytes),
     ]);
     const status = await runWq(['status'], env);
     expect(status.code).toBe(0);
     expect(status.stdout).toContain(
       '2 unit(s) fit no live worker (the largest live worker has 64 KiB per slot):',
     );
-    expect(status.stdout).toContain('unit n12-d5 of N(12, 5) needs 114 KiB per slot');
-    expect(status.stdout).toContain('unit n12-d6 of N(12, 6) needs 474 KiB per slot');
+    expect(status.stdout).toContain('unit n13-d5 of N(13, 5) needs 185 KiB per slot');
+    expect(status.stdout).toContain('unit n13-d6 of N(13, 6) needs 879 KiB per slot');
     expect(status.stdout).toContain(`wq replan ${first.sweep.id}`);
 
     const replan = await runWq(['replan', first.sweep.id], env);
     expect(replan.code).toBe(0);
     expect(replan.stdout).toMatch(
       new RegExp(
-        `^sweep ${first.sweep.id}: planned again for the live workers, \\d+ jobs added \\(n=12 added\\)\\n$`,
+        `^sweep ${first.sweep.id}: planned again for the live workers, \\d+ jobs added \\(n=13 added\\)\\n$`,
       ),
     );
     await client.waitFor(first.sweep.id);
-    expect((await client.results([12]))[0]?.S).toBe(knownSums([12]).get(12));
+    expect((await client.results([13]))[0]?.S).toBe(knownSums([13]).get(13));
     // Only the small worker was live: it counted every unit of the replanned sweep.
-    const pids = [...(await unitRecords(client.store, [12])).values()].map((u) =>
+    const pids = [...(await unitRecords(client.store, [13])).values()].map((u) =>
       pidOfWorkerName(u.worker),
     );
     expect(new Set(pids)).toEqual(new Set([small.pid]));
 
     // The second sweep still waits for a large worker; starting one finishes it.
-    expect(await client.unfitUnits([11])).toHaveLength(1);
+    expect(await client.unfitUnits([12])).toHaveLength(1);
     pipeline.startWorker({ env: LARGE });
     const wait = await followed;
     expect(wait.code).toBe(0);
     expect(wait.stderr).toContain('1 unit(s) fit no live worker');
     expect(wait.stderr).toContain(`wq replan ${secondId}`);
-    // The results table's last row: `S(11)  <value>`.
-    expect(wait.stdout).toMatch(new RegExp(`^S\\(11\\) +${knownSums([11]).get(11)}$`, 'm'));
-    expect((await client.results([11]))[0]?.S).toBe(knownSums([11]).get(11));
+    // The results table's last row: `S(12)  <value>`.
+    expect(wait.stdout).toMatch(new RegExp(`^S\\(12\\) +${knownSums([12]).get(12)}$`, 'm'));
+    expect((await client.results([12]))[0]?.S).toBe(knownSums([12]).get(12));
   });
 });

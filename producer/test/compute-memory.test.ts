@@ -22,8 +22,9 @@ function plannerChoice(slotMemoryBytes: number, workerMemoryBytes: number): stri
 }
 
 describe('when wq compute runs with the worker memory set', () => {
-  // The window transfer of N(12, 6) needs about 474 KiB, that of N(12, 5) about 114 KiB.
-  const transfer6 = estimateCost('window-transfer', N, 6, []).bytes;
+  // The window transfer of N(12, 5) needs about 114 KiB, that of N(12, 4) about 22 KiB (from
+  // D = 6 the DFS is estimated cheaper, whatever the memory).
+  const transfer5 = estimateCost('window-transfer', N, 5, []).bytes;
 
   it('takes the variables as a worker of its threads would', () => {
     expect(computeMemory(1, { WQ_WORKER_MEMORY: '256KiB' })).toEqual({
@@ -37,19 +38,19 @@ describe('when wq compute runs with the worker memory set', () => {
   });
 
   it('counts a transfer that needs more than the worker memory with the DFS, as the planner would', () => {
-    expect(transfer6).toBeGreaterThan(256 * KiB);
-    const small = computeChoice({ WQ_WORKER_MEMORY: '256KiB' });
-    expect(small).toEqual(plannerChoice(256 * KiB, 256 * KiB));
-    expect(small[6]).toBe('dfs');
-    expect(small[5]).toBe('window-transfer');
+    expect(transfer5).toBeGreaterThan(64 * KiB);
+    const small = computeChoice({ WQ_WORKER_MEMORY: '64KiB' });
+    expect(small).toEqual(plannerChoice(64 * KiB, 64 * KiB));
+    expect(small[5]).toBe('dfs');
+    expect(small[4]).toBe('window-transfer');
     // With room, the same (n, D) is the transfer's: the setting is what moved it.
-    expect(computeChoice({ WQ_WORKER_MEMORY: '1MiB' })[6]).toBe('window-transfer');
+    expect(computeChoice({ WQ_WORKER_MEMORY: '1MiB' })[5]).toBe('window-transfer');
   });
 
   it('lets a transfer use the whole worker memory, whatever the slot memory', () => {
     const env = { WQ_SLOT_MEMORY: '1KiB', WQ_WORKER_MEMORY: '1MiB' };
     const choice = computeChoice(env);
     expect(choice).toEqual(plannerChoice(KiB, 1024 * KiB));
-    expect(choice[6]).toBe('window-transfer');
+    expect(choice[5]).toBe('window-transfer');
   });
 });

@@ -92,13 +92,13 @@ describe('when the cost model is calibrated from measured units', () => {
     const full = (u: (typeof slow.units)[number]) => middleStart(12) + u.unit.middle.length === 12;
     expect(slow.units.every((u) => u.estimateSeconds <= 0.0001 || full(u))).toBe(true);
 
-    // The kernel's estimates pick the window transfer for (12, 6); measured 10× slower, it loses.
-    expect(planDepth(12, 6, defaults).algorithm).toBe('window-transfer');
+    // The kernel's estimates pick the window transfer for (12, 5); measured 10× slower, it loses.
+    expect(planDepth(12, 5, defaults).algorithm).toBe('window-transfer');
     const slowTable = calibrationFromFields({
       'window-transfer:units': '3',
       'window-transfer:model': '0.2',
       'window-transfer:actual': '2',
     });
-    expect(planDepth(12, 6, { ...defaults, calibration: slowTable }).algorithm).toBe('dfs');
+    expect(planDepth(12, 5, { ...defaults, calibration: slowTable }).algorithm).toBe('dfs');
   });
 });

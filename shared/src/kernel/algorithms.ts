@@ -107,7 +107,10 @@ export interface CostEstimate {
  * Node 20) with `npm run bench -- --calibrate`; only their ratios matter for the choice.
  */
 const COST_PER_OPERATION: Readonly<Record<Algorithm, number>> = {
-  dfs: 13e-9, // per search call (a partial board of at most n − 2 rows)
+  // Per search call (a partial board of at most n − 2 rows): 13 ns for the TypeScript search,
+  // times 0.53, the WebAssembly build's CPU time over the TypeScript's on every top-level unit
+  // of N(16, 12), N(17, 13) and N(17, 16) (docs/kernel.md); that build runs wherever it exists.
+  dfs: 7e-9,
   'window-transfer': 20e-9, // per trie node built (see estimateCost for the transfer's mix)
   'seed-dp': 60e-9, // per generated successor (sort and merge included)
 };
