@@ -9,7 +9,13 @@ const HUGE = 1024 ** 4; // 1 TiB: memory never decides below
 
 describe('the window-transfer size limit', () => {
   it('plans N(18, 10) (1.1e9 windows, verified) as a transfer and N(18, 11) (2.9e9) by the DFS', () => {
-    const roomy = { slotMemoryBytes: HUGE, workerMemoryBytes: HUGE };
+    // The transfer the only candidate, so that only the size limit can send it to the fallback.
+    const roomy = {
+      slotMemoryBytes: HUGE,
+      workerMemoryBytes: HUGE,
+      candidates: ['window-transfer'] as const,
+      fallback: 'dfs' as const,
+    };
     expect(chooseAlgorithm(18, 10, roomy).algorithm).toBe('window-transfer');
     expect(chooseAlgorithm(18, 11, roomy).algorithm).toBe('dfs');
     expect(chooseAlgorithm(19, 10, roomy).algorithm).toBe('dfs');
