@@ -109,9 +109,6 @@ type NextLevel =
       readonly last: false;
       readonly nodes: Int32Array;
       readonly reversed: Uint32Array;
-      readonly cols: Int32Array;
-      readonly left: Int32Array;
-      readonly right: Int32Array;
       readonly suffix: Uint32Array;
       readonly oldest: Uint8Array;
     };
@@ -136,9 +133,6 @@ function buildTable(
   const below = (c: number): number => (1 << c) - 1;
   // The root is the same in every thread and is never written: each keeps its own copy.
   let count = 1;
-  let cols: Int32Array = new Int32Array(1);
-  let left: Int32Array = new Int32Array(1);
-  let right: Int32Array = new Int32Array(1);
   let suffixRank: Uint32Array = new Uint32Array(1);
   let oldestCol: Uint8Array = new Uint8Array(1);
   let reversed: Uint32Array = new Uint32Array(1);
@@ -155,6 +149,7 @@ function buildTable(
     const total = level === 0 ? fillBases(nodes, count) : fillBasesTogether(team, nodes, count);
     [focusLo, focusHi] = followFocus(focus, level, nodes, focusLo, focusHi);
     const last = level + 2 === depth;
+    const attack = conflictsAtDepth(n, level + 1);
     const next = team.share<NextLevel>(() =>
       last
         ? { last: true, mask: int32(total), reversed: uint32(total) }
@@ -162,9 +157,6 @@ function buildTable(
             last: false,
             nodes: int32(2 * total + 2),
             reversed: uint32(total),
-            cols: int32(total),
-            left: int32(total),
-            right: int32(total),
             suffix: uint32(total),
             oldest: new Uint8Array(new SharedArrayBuffer(Math.max(1, total))),
           },
@@ -175,9 +167,7 @@ function buildTable(
     for (let i = lo, t = t0; i < hi; i++) {
       // The same expansion as buildWindowTable's, for this thread's nodes only.
       // prettier-ignore
-      const k = expandNode(
-        level, i, full, nodes, cols, left, right, suffixRank, oldestCol, prevNodes, kids,
-      );
+      const k = expandNode(level, i, nodes, suffixRank, oldestCol, prevNodes, attack, kids);
       for (let j = 0; j < k; j++, t++) {
         if (next.last) {
           next.mask[t] = kids.free[j]!;
@@ -185,9 +175,6 @@ function buildTable(
           chunkOldest[t - chunkStart] = kids.oldest[j]!;
         } else {
           next.nodes[2 * t + 1] = kids.free[j]!;
-          next.cols[t] = kids.cols[j]!;
-          next.left[t] = kids.left[j]!;
-          next.right[t] = kids.right[j]!;
           next.suffix[t] = kids.suffix[j]!;
           next.oldest[t] = kids.oldest[j]!;
         }
@@ -216,9 +203,6 @@ function buildTable(
     if (next.last) {
       childMask = next.mask;
     } else {
-      cols = next.cols;
-      left = next.left;
-      right = next.right;
       suffixRank = next.suffix;
       oldestCol = next.oldest;
       prevNodes = nodes;
@@ -230,7 +214,7 @@ function buildTable(
   // D = 1: the root is the only node of level D−1.
   const mask = childMask ?? Int32Array.of(full);
   // The upper levels are garbage from here on: drop them before the table's last arrays come.
-  cols = left = right = nodes = prevNodes = new Int32Array(0);
+  nodes = prevNodes = new Int32Array(0);
   suffixRank = new Uint32Array(0);
   oldestCol = new Uint8Array(0);
 
@@ -273,7 +257,15 @@ function buildTable(
   team.barrier();
 
   // The focus, as buildWindowTable locates it (every thread alike).
-  [focusLo, focusHi] = focusWindows(focus, depth, mask, base, focusLo, focusHi);
+  [focusLo, focusHi] = focusWindows(
+    focus,
+    depth,
+    mask,
+    base[focusLo]!,
+    base[focusHi]!,
+    focusLo,
+    focusHi,
+  );
   // Pass 2: each node's reversal's first child, in place (a thread rewrites only its share).
   const revFirst = reversed;
   for (let s = lo; s < hi; s++) revFirst[s] = base[reversed[s]!]!;
