@@ -95,19 +95,28 @@ describe('when a window transfer needs more than a slot but fits the worker', ()
     expect(d10?.bytes).toBeGreaterThan(3 * GiB);
     expect(d10?.bytes).toBeLessThanOrEqual(18 * GiB);
     expect(d10?.transferDoesNotFit).toBeUndefined();
-    // D = 11's table (about 30 GiB) fits no worker here: the DFS, and the plan says why.
+    // D = 11 (a table of about 1.1 billion level-10 nodes and two 16-bit vectors of 1.5
+    // billion windows, some 16 GiB) fits this worker too.
     const d11 = plan.sizes[0]?.depths[11];
+    expect([d11?.algorithm, d11?.units]).toEqual(['window-transfer', 1]);
+    expect(d11?.bytes).toBeGreaterThan(15 * GiB);
+    expect(d11?.bytes).toBeLessThanOrEqual(18 * GiB);
+  });
+
+  it('falls back to the DFS where the worker cannot hold the table, and says why', () => {
+    const machine = { workers: 1, slots: 2, workerMemoryBytes: 12 * GiB, slotMemoryBytes: 3 * GiB };
+    const d11 = planForCluster([18], machine, { targetSeconds: 30 }).sizes[0]?.depths[11];
     expect(d11?.algorithm).toBe('dfs');
-    expect(d11?.transferDoesNotFit?.workerMemoryBytes).toBe(18 * GiB);
-    expect(d11?.transferDoesNotFit?.bytes).toBeGreaterThan(18 * GiB);
+    expect(d11?.transferDoesNotFit?.workerMemoryBytes).toBe(12 * GiB);
+    expect(d11?.transferDoesNotFit?.bytes).toBeGreaterThan(12 * GiB);
   });
 
   it('says what it chose instead, and what each costs, where the worker cannot hold it', () => {
-    const small = { workers: 1, slots: 2, workerMemoryBytes: 6 * GiB, slotMemoryBytes: 3 * GiB };
+    const small = { workers: 1, slots: 2, workerMemoryBytes: 4 * GiB, slotMemoryBytes: 3 * GiB };
     const d10 = planForCluster([18], small, { targetSeconds: 30 }).sizes[0]?.depths[10];
     expect(d10?.algorithm).toBe('dfs');
-    expect(d10?.transferDoesNotFit?.workerMemoryBytes).toBe(6 * GiB);
-    expect(d10?.transferDoesNotFit?.bytes).toBeGreaterThan(6 * GiB);
+    expect(d10?.transferDoesNotFit?.workerMemoryBytes).toBe(4 * GiB);
+    expect(d10?.transferDoesNotFit?.bytes).toBeGreaterThan(4 * GiB);
     expect(d10?.transferDoesNotFit?.coreSeconds).toBeLessThan(d10?.coreSeconds ?? 0);
   });
 });

@@ -7,6 +7,7 @@ import { fullMask, popcount } from './board.js';
 import { ResidueSystem } from './exact.js';
 import {
   CHUNK,
+  collectGarbage,
   conflictsAtDepth,
   copyVector,
   doubleStepper,
@@ -210,6 +211,8 @@ function buildTable(
     }
     reversed = next.reversed;
     count = total;
+    // Every thread drops the old levels before the next level's barrier lets thread 0 allocate.
+    collectGarbage();
   }
   // D = 1: the root is the only node of level D−1.
   const mask = childMask ?? Int32Array.of(full);
@@ -217,6 +220,8 @@ function buildTable(
   nodes = prevNodes = new Int32Array(0);
   suffixRank = new Uint32Array(0);
   oldestCol = new Uint8Array(0);
+  collectGarbage();
+  team.barrier();
 
   // Pass 1 over this thread's share of level D−1: parents, and the sums the offsets need.
   const { parents, base } = team.share(() => ({
@@ -361,6 +366,9 @@ function stepTogether<V extends Uint16Array | Float64Array | Uint32Array>(
   const units = shape.steps + 2;
   // A shifted meeting row pairs the last vector with one from further back: kept aside.
   const keeps = keepsPairedVector(shape);
+  // The build's first-child index is garbage: freed in every thread before the vectors come.
+  collectGarbage();
+  team.barrier();
   const [first, second, kept] = team.share(
     () =>
       [

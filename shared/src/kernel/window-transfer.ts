@@ -6,6 +6,8 @@
 // The file is over 600 lines on purpose: the three steppers are the kernel's hottest loops and
 // read the table's arrays directly (no accessor in the inner loop), so they stay beside the code
 // that lays those arrays out; each stepper is written out for its own number type (see below).
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { attackedBy, countWithoutSearch, fullMask, popcount } from './board.js';
 import { InvalidInputError } from './errors.js';
 import { MAX_ADDENDS, ResidueSystem } from './exact.js';
@@ -261,12 +263,13 @@ function buildWindowTable(n: number, depth: number, focus: readonly number[]): W
     prevNodes = nodes;
     nodes = next;
     count = total;
+    collectGarbage(); // the level above `prevNodes` before the next level is allocated
   }
-  // Only level D−1 is left (the caller allocates the count vectors next): unreferenced, the
-  // levels above are garbage.
+  // Only level D−1 is left (the caller allocates the count vectors next).
   nodes = prevNodes = new Int32Array(0);
   suffixRank = new Uint32Array(0);
   oldestCol = new Uint8Array(0);
+  collectGarbage();
 
   // Level D−1: each node's reversal's first child, in place, and the focus.
   const revFirst = reversed;
@@ -286,6 +289,22 @@ function buildWindowTable(n: number, depth: number, focus: readonly number[]): W
     rangeStart: focusLo,
     rangeEnd: focusHi,
   };
+}
+
+let collector: (() => void) | undefined;
+
+/**
+ * A full garbage collection, now. A dropped trie level is garbage, but a thread frees a buffer
+ * only when it collects, by heuristics of its own: a team thread that allocates nothing may keep
+ * every level it ever received until the end, and the table's last arrays or the count vectors
+ * then sit beside the levels they replace, well above the peak that estimateCost promises.
+ */
+export function collectGarbage(): void {
+  if (!collector) {
+    setFlagsFromString('--expose-gc');
+    collector = runInNewContext('gc') as () => void;
+  }
+  collector();
 }
 
 /** The children of one node, as expandNode lists them: at most one per column. */
