@@ -207,18 +207,11 @@ function transferPeakBytes(levels: ArrayLike<number>, depth: number, vectorBytes
     table + level(depth - 2) * LEVEL_BYTES_PER_NODE + level(depth - 3) * 8,
     table + level(depth - 1) * 4,
   );
-  return ESTIMATE_MARGIN * Math.max(build, table + 2 * vectorBytes) + TRANSFER_OVERHEAD_BYTES;
+  return ESTIMATE_MARGIN * Math.max(build, table + 2 * vectorBytes);
 }
 
 /** How far above its level-size estimates a transfer's byte estimate stays (see above). */
 const ESTIMATE_MARGIN = 1.05;
-
-/**
- * What a transfer costs beyond its arrays: a team's thread isolates, the build's chunks, the
- * pairing's index buffers. Measured: a team of two at N(16, 9) peaked 0.30 GiB against 0.24 GiB
- * of arrays, the process's own 50 MiB included.
- */
-const TRANSFER_OVERHEAD_BYTES = 64 * 1024 ** 2;
 
 /**
  * The DFS's top-level units of (n, D) with their estimates, worked out once per (n, D): a plan
