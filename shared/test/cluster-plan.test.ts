@@ -96,20 +96,26 @@ describe('when a window transfer needs more than a slot but fits the worker', ()
     expect(d10?.bytes).toBeGreaterThan(3 * GiB);
     expect(d10?.bytes).toBeLessThanOrEqual(18 * GiB);
     expect(d10?.transferDoesNotFit).toBeUndefined();
-    // From D = 11 the DFS (WebAssembly) is estimated cheaper than the transfer, whose table
-    // (about 30 GiB) would fit no worker here anyway: the DFS, chosen on time, not memory (the
-    // next test has a transfer the worker cannot hold).
+    // D = 11's table has 2.9e9 windows, past MAX_TRANSFER_WINDOWS, and the WebAssembly DFS is
+    // estimated cheaper anyway: the DFS, chosen on time, not memory.
     const d11 = plan.sizes[0]?.depths[11];
     expect(d11?.algorithm).toBe('dfs');
     expect(d11?.transferDoesNotFit).toBeUndefined();
   });
 
+  it('counts D = 11 by the DFS on a smaller worker too, with no note (the DFS is the cheaper)', () => {
+    const machine = { workers: 1, slots: 2, workerMemoryBytes: 12 * GiB, slotMemoryBytes: 3 * GiB };
+    const d11 = planForCluster([18], machine, { targetSeconds: 30 }).sizes[0]?.depths[11];
+    expect(d11?.algorithm).toBe('dfs');
+    expect(d11?.transferDoesNotFit).toBeUndefined();
+  });
+
   it('says what it chose instead, and what each costs, where the worker cannot hold it', () => {
-    const small = { workers: 1, slots: 2, workerMemoryBytes: 6 * GiB, slotMemoryBytes: 3 * GiB };
+    const small = { workers: 1, slots: 2, workerMemoryBytes: 4 * GiB, slotMemoryBytes: 3 * GiB };
     const d10 = planForCluster([18], small, { targetSeconds: 30 }).sizes[0]?.depths[10];
     expect(d10?.algorithm).toBe('dfs');
-    expect(d10?.transferDoesNotFit?.workerMemoryBytes).toBe(6 * GiB);
-    expect(d10?.transferDoesNotFit?.bytes).toBeGreaterThan(6 * GiB);
+    expect(d10?.transferDoesNotFit?.workerMemoryBytes).toBe(4 * GiB);
+    expect(d10?.transferDoesNotFit?.bytes).toBeGreaterThan(4 * GiB);
     expect(d10?.transferDoesNotFit?.coreSeconds).toBeLessThan(d10?.coreSeconds ?? 0);
   });
 });

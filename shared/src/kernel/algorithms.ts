@@ -10,6 +10,7 @@ import { topUnits, type UnitRows } from './symmetry.js';
 import {
   assertTransferPart,
   countByWindowTransfer,
+  LEVEL_BYTES_PER_NODE,
   MAX_TRANSFER_WINDOWS,
   TABLE_BYTES_PER_NODE,
   type TransferPart,
@@ -174,9 +175,7 @@ export function estimateCost(
     const suffixes = windowLevels[depth - 1] ?? 0;
     let upper = 0; // trie levels built before level D−1
     for (let k = 0; k + 1 < depth; k++) upper += windowLevels[k] ?? 0;
-    // An upper bound: every level's build arrays (29 B a node above level D−1; the table and
-    // 4 B of temporaries at level D−1) still uncollected when the two count vectors exist.
-    const bytes = upper * 29 + suffixes * (TABLE_BYTES_PER_NODE + 4) + 2 * kept * shape.countBytes;
+    const bytes = transferPeakBytes(windowLevels, depth, kept * shape.countBytes);
     // Building and pairing the reversals read level D−1 at random (about 16 sequential
     // operations' worth per node); a step reads and writes every kept window as a stream.
     const perStep = shape.counts === 'residues' ? new ResidueSystem(n).size : 1;
@@ -223,6 +222,27 @@ export function estimateBytes(
 function dfsBytes(n: number): number {
   return 64 * n;
 }
+
+/**
+ * Peak bytes of a window transfer: the larger of the build's peak and the steps'. Generating
+ * level D−1 holds the table's arrays, level D−2's build arrays and level D−3's nodes (nothing
+ * above, see buildWindowTable); the team's build adds a first-child index per node once the
+ * levels above are dropped. The steps hold the table and two count vectors. Level sizes are
+ * the random-probe estimates, taken ESTIMATE_MARGIN high so that the planner's cap stays an
+ * upper bound of the measured peak.
+ */
+function transferPeakBytes(levels: ArrayLike<number>, depth: number, vectorBytes: number): number {
+  const level = (k: number): number => (k >= 0 ? (levels[k] ?? 0) : 0);
+  const table = level(depth - 1) * TABLE_BYTES_PER_NODE;
+  const build = Math.max(
+    table + level(depth - 2) * LEVEL_BYTES_PER_NODE + level(depth - 3) * 8,
+    table + level(depth - 1) * 4,
+  );
+  return ESTIMATE_MARGIN * Math.max(build, table + 2 * vectorBytes);
+}
+
+/** How far above its level-size estimates a transfer's byte estimate stays (see above). */
+const ESTIMATE_MARGIN = 1.05;
 
 /**
  * The DFS's top-level units of (n, D) with their estimates, worked out once per (n, D): a plan

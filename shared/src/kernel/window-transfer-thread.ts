@@ -8,6 +8,7 @@ import { ResidueSystem } from './exact.js';
 import {
   assertTransferWindows,
   CHUNK,
+  collectGarbage,
   conflictsAtDepth,
   copyVector,
   doubleStepper,
@@ -110,9 +111,6 @@ type NextLevel =
       readonly last: false;
       readonly nodes: Int32Array;
       readonly reversed: Uint32Array;
-      readonly cols: Int32Array;
-      readonly left: Int32Array;
-      readonly right: Int32Array;
       readonly suffix: Uint32Array;
       readonly oldest: Uint8Array;
     };
@@ -137,9 +135,6 @@ function buildTable(
   const below = (c: number): number => (1 << c) - 1;
   // The root is the same in every thread and is never written: each keeps its own copy.
   let count = 1;
-  let cols: Int32Array = new Int32Array(1);
-  let left: Int32Array = new Int32Array(1);
-  let right: Int32Array = new Int32Array(1);
   let suffixRank: Uint32Array = new Uint32Array(1);
   let oldestCol: Uint8Array = new Uint8Array(1);
   let reversed: Uint32Array = new Uint32Array(1);
@@ -156,6 +151,7 @@ function buildTable(
     const total = level === 0 ? fillBases(nodes, count) : fillBasesTogether(team, nodes, count);
     [focusLo, focusHi] = followFocus(focus, level, nodes, focusLo, focusHi);
     const last = level + 2 === depth;
+    const attack = conflictsAtDepth(n, level + 1);
     const next = team.share<NextLevel>(() =>
       last
         ? { last: true, mask: int32(total), reversed: uint32(total) }
@@ -163,9 +159,6 @@ function buildTable(
             last: false,
             nodes: int32(2 * total + 2),
             reversed: uint32(total),
-            cols: int32(total),
-            left: int32(total),
-            right: int32(total),
             suffix: uint32(total),
             oldest: new Uint8Array(new SharedArrayBuffer(Math.max(1, total))),
           },
@@ -176,9 +169,7 @@ function buildTable(
     for (let i = lo, t = t0; i < hi; i++) {
       // The same expansion as buildWindowTable's, for this thread's nodes only.
       // prettier-ignore
-      const k = expandNode(
-        level, i, full, nodes, cols, left, right, suffixRank, oldestCol, prevNodes, kids,
-      );
+      const k = expandNode(level, i, nodes, suffixRank, oldestCol, prevNodes, attack, kids);
       for (let j = 0; j < k; j++, t++) {
         if (next.last) {
           next.mask[t] = kids.free[j]!;
@@ -186,9 +177,6 @@ function buildTable(
           chunkOldest[t - chunkStart] = kids.oldest[j]!;
         } else {
           next.nodes[2 * t + 1] = kids.free[j]!;
-          next.cols[t] = kids.cols[j]!;
-          next.left[t] = kids.left[j]!;
-          next.right[t] = kids.right[j]!;
           next.suffix[t] = kids.suffix[j]!;
           next.oldest[t] = kids.oldest[j]!;
         }
@@ -217,9 +205,6 @@ function buildTable(
     if (next.last) {
       childMask = next.mask;
     } else {
-      cols = next.cols;
-      left = next.left;
-      right = next.right;
       suffixRank = next.suffix;
       oldestCol = next.oldest;
       prevNodes = nodes;
@@ -227,13 +212,17 @@ function buildTable(
     }
     reversed = next.reversed;
     count = total;
+    // Every thread drops the old levels before the next level's barrier lets thread 0 allocate.
+    collectGarbage();
   }
   // D = 1: the root is the only node of level D−1.
   const mask = childMask ?? Int32Array.of(full);
   // The upper levels are garbage from here on: drop them before the table's last arrays come.
-  cols = left = right = nodes = prevNodes = new Int32Array(0);
+  nodes = prevNodes = new Int32Array(0);
   suffixRank = new Uint32Array(0);
   oldestCol = new Uint8Array(0);
+  collectGarbage();
+  team.barrier();
 
   // Pass 1 over this thread's share of level D−1: parents, and the sums the offsets need.
   const { parents, base } = team.share(() => ({
@@ -276,7 +265,15 @@ function buildTable(
   team.barrier();
 
   // The focus, as buildWindowTable locates it (every thread alike).
-  [focusLo, focusHi] = focusWindows(focus, depth, mask, base, focusLo, focusHi);
+  [focusLo, focusHi] = focusWindows(
+    focus,
+    depth,
+    mask,
+    base[focusLo]!,
+    base[focusHi]!,
+    focusLo,
+    focusHi,
+  );
   // Pass 2: each node's reversal's first child, in place (a thread rewrites only its share).
   const revFirst = reversed;
   for (let s = lo; s < hi; s++) revFirst[s] = base[reversed[s]!]!;
@@ -372,6 +369,9 @@ function stepTogether<V extends Uint16Array | Float64Array | Uint32Array>(
   const units = shape.steps + 2;
   // A shifted meeting row pairs the last vector with one from further back: kept aside.
   const keeps = keepsPairedVector(shape);
+  // The build's first-child index is garbage: freed in every thread before the vectors come.
+  collectGarbage();
+  team.barrier();
   const [first, second, kept] = team.share(
     () =>
       [

@@ -6,6 +6,8 @@
 // The file is over 600 lines on purpose: the three steppers are the kernel's hottest loops and
 // read the table's arrays directly (no accessor in the inner loop), so they stay beside the code
 // that lays those arrays out; each stepper is written out for its own number type (see below).
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { attackedBy, countWithoutSearch, fullMask, popcount } from './board.js';
 import { InvalidInputError } from './errors.js';
 import { MAX_ADDENDS, ResidueSystem } from './exact.js';
@@ -172,25 +174,33 @@ export function partNodes(nodeCount: number, part: TransferPart): [number, numbe
   ];
 }
 
-/** Bytes per node of trie level D−1 that the table keeps (childMask, parents, revFirst). */
+/**
+ * Bytes per node of trie level D−1 that the table keeps: childMask, parents, revFirst.
+ */
 export const TABLE_BYTES_PER_NODE = 4 + 2 + 4;
 
 /**
+ * Bytes per node of a trie level above D−1 while the next level is generated from it: the
+ * first-child index and child columns (`nodes`), the suffix index, the oldest column and the
+ * reversal's index. The level above it keeps only its `nodes` (8 bytes) for the suffixes.
+ */
+export const LEVEL_BYTES_PER_NODE = 8 + 4 + 1 + 4;
+
+/**
  * Builds the window table for 1 ≤ D ≤ n−1, and locates the windows extending `focus` (at most
- * D columns; an empty focus selects every window). Levels below D−1 are temporary.
+ * D columns; an empty focus selects every window). Levels below D−1 are temporary: no more than
+ * two of them are referenced at once, and none once the table is returned.
  */
 function buildWindowTable(n: number, depth: number, focus: readonly number[]): WindowTable {
   const full = fullMask(n);
   const rows = Math.ceil(n / 2); // kept oldest columns
   const below = (c: number): number => (1 << c) - 1;
-  // Per node of the current level: its placement's masks, the index of its suffix (oldest
-  // column dropped) one level up, its oldest column, and the index of its reversal. `nodes`
-  // interleaves each node's first-child index (2i) and child columns (2i+1), so that one cache
-  // line serves a random lookup; `prevNodes` is the level above.
+  // Per node of the current level: the index of its suffix (oldest column dropped) one level
+  // up, its oldest column, and the index of its reversal. `nodes` interleaves each node's
+  // first-child index (2i) and child columns (2i+1), so that one cache line serves a random
+  // lookup; `prevNodes` is the level above. No placement masks: a node's child columns are its
+  // suffix's less what its oldest column attacks (see expandNode).
   let count = 1;
-  let cols = new Int32Array(1);
-  let left = new Int32Array(1);
-  let right = new Int32Array(1);
   let suffixRank = new Uint32Array(1);
   let oldestCol = new Uint8Array(1);
   let reversed = new Uint32Array(1);
@@ -211,11 +221,9 @@ function buildWindowTable(n: number, depth: number, focus: readonly number[]): W
     const total = fillBases(nodes, count);
     [focusLo, focusHi] = followFocus(focus, level, nodes, focusLo, focusHi);
     const last = level + 2 === depth; // generating level D−1, whose children are the windows
+    const attack = conflictsAtDepth(n, level + 1);
     const next = last ? nodes : new Int32Array(2 * total + 2);
     const nextReversed = new Uint32Array(total);
-    const nextCols = last ? cols : new Int32Array(total);
-    const nextLeft = last ? left : new Int32Array(total);
-    const nextRight = last ? right : new Int32Array(total);
     const nextSuffix = last ? chunkSuffix : new Uint32Array(total);
     const nextOldest = last ? chunkOldest : new Uint8Array(total);
     if (last) {
@@ -226,9 +234,7 @@ function buildWindowTable(n: number, depth: number, focus: readonly number[]): W
     let chunkStart = 0; // last level: first node whose reversal is still to compute
     for (let i = 0, t = 0; i < count; i++) {
       // prettier-ignore
-      const k = expandNode(
-        level, i, full, nodes, cols, left, right, suffixRank, oldestCol, prevNodes, kids,
-      );
+      const k = expandNode(level, i, nodes, suffixRank, oldestCol, prevNodes, attack, kids);
       for (let j = 0; j < k; j++) {
         const childFree = kids.free[j]!;
         const suffix = kids.suffix[j]!;
@@ -251,9 +257,6 @@ function buildWindowTable(n: number, depth: number, focus: readonly number[]): W
           }
         } else {
           next[2 * t + 1] = childFree;
-          nextCols[t] = kids.cols[j]!;
-          nextLeft[t] = kids.left[j]!;
-          nextRight[t] = kids.right[j]!;
           nextSuffix[t] = suffix;
           nextOldest[t] = oldest;
         }
@@ -273,30 +276,25 @@ function buildWindowTable(n: number, depth: number, focus: readonly number[]): W
       }
     }
     if (!last) reverseNodes(nodes, reversed, nextSuffix, nextOldest, total, nextReversed, 0);
-    cols = nextCols;
-    left = nextLeft;
-    right = nextRight;
     suffixRank = nextSuffix;
     oldestCol = nextOldest;
     reversed = nextReversed;
     prevNodes = nodes;
     nodes = next;
     count = total;
+    collectGarbage(); // the level above `prevNodes` before the next level is allocated
   }
+  // Only level D−1 is left (the caller allocates the count vectors next).
+  nodes = prevNodes = new Int32Array(0);
+  suffixRank = new Uint32Array(0);
+  oldestCol = new Uint8Array(0);
+  collectGarbage();
 
-  // Level D−1: first-child indices (temporary), the focus, and each node's reversal's first child.
-  // Counted in a double, so that a count past 2^32 is refused, not wrapped.
-  const base = new Uint32Array(count + 1);
-  let windowCount = 0;
-  for (let s = 0; s < count; s++) {
-    base[s] = windowCount;
-    windowCount += popcount(childMask[s]!);
-  }
-  base[count] = windowCount;
+  // Level D−1: each node's reversal's first child, in place, and the focus.
+  const revFirst = reversed;
+  const [baseLo, baseHi, windowCount] = reverseFirstChildren(childMask, revFirst, focusLo, focusHi);
   assertTransferWindows(n, depth, windowCount);
-  [focusLo, focusHi] = focusWindows(focus, depth, childMask, base, focusLo, focusHi);
-  const revFirst = reversed; // reused in place: reversed[s] is read once, just before
-  for (let s = 0; s < count; s++) revFirst[s] = base[reversed[s]!]!;
+  [focusLo, focusHi] = focusWindows(focus, depth, childMask, baseLo, baseHi, focusLo, focusHi);
   const rowStart = new Float64Array(rows);
   for (let o = 1; o < rows; o++) rowStart[o] = rowStart[o - 1]! + rowCount[o - 1]!;
   return {
@@ -313,63 +311,65 @@ function buildWindowTable(n: number, depth: number, focus: readonly number[]): W
   };
 }
 
+let collector: (() => void) | undefined;
+
+/**
+ * A full garbage collection, now. A dropped trie level is garbage, but a thread frees a buffer
+ * only when it collects, by heuristics of its own: a team thread that allocates nothing may keep
+ * every level it ever received until the end, and the table's last arrays or the count vectors
+ * then sit beside the levels they replace, well above the peak that estimateCost promises.
+ */
+export function collectGarbage(): void {
+  if (!collector) {
+    setFlagsFromString('--expose-gc');
+    collector = runInNewContext('gc') as () => void;
+  }
+  collector();
+}
+
 /** The children of one node, as expandNode lists them: at most one per column. */
 export interface NodeChildren {
   readonly free: Int32Array;
-  readonly cols: Int32Array;
-  readonly left: Int32Array;
-  readonly right: Int32Array;
   readonly suffix: Uint32Array;
   readonly oldest: Uint8Array;
 }
 
 export function nodeChildren(): NodeChildren {
-  return {
-    free: new Int32Array(32),
-    cols: new Int32Array(32),
-    left: new Int32Array(32),
-    right: new Int32Array(32),
-    suffix: new Uint32Array(32),
-    oldest: new Uint8Array(32),
-  };
+  return { free: new Int32Array(32), suffix: new Uint32Array(32), oldest: new Uint8Array(32) };
 }
 
 /**
  * Lists the children of node i of trie level `level` in `out`, in column order, and returns how
- * many: each child's free columns, its column and diagonal masks, its suffix (the oldest column
- * dropped: child c of this node's suffix one level up, in `prevNodes`) and its oldest column.
- * Both builders, single-threaded and team, expand every node through this one function.
+ * many: each child's free columns, its suffix (the oldest column dropped: child c of this
+ * node's suffix one level up, in `prevNodes`) and its oldest column. A child's free columns
+ * are its suffix's (a node of this level, in `nodes`) less those its oldest column attacks from
+ * level + 1 rows away (`attack`): both see the next row from the same distances otherwise. So
+ * no level stores its placements' masks. Both builders, single-threaded and team, expand every
+ * node through this one function.
  */
 export function expandNode(
   level: number,
   i: number,
-  full: number,
   nodes: Int32Array,
-  cols: Int32Array,
-  left: Int32Array,
-  right: Int32Array,
   suffixRank: Uint32Array,
   oldestCol: Uint8Array,
   prevNodes: Int32Array,
+  attack: Int32Array,
   out: NodeChildren,
 ): number {
   let free = nodes[2 * i + 1]!;
   const s = suffixRank[i]!;
+  const first = prevNodes[2 * s]!;
+  const siblings = prevNodes[2 * s + 1]!;
   let k = 0;
   while (free !== 0) {
     const bit = free & -free;
     free ^= bit;
-    const c = 31 - Math.clz32(bit);
-    const cs = cols[i]! | bit;
-    const ls = ((left[i]! | bit) << 1) & full;
-    const rs = (right[i]! | bit) >>> 1;
-    out.free[k] = ~(cs | ls | rs) & full;
-    out.cols[k] = cs;
-    out.left[k] = ls;
-    out.right[k] = rs;
-    out.suffix[k] =
-      level === 0 ? 0 : prevNodes[2 * s]! + popcount(prevNodes[2 * s + 1]! & ((1 << c) - 1));
-    out.oldest[k] = level === 0 ? c : oldestCol[i]!;
+    const suffix = level === 0 ? 0 : first + popcount(siblings & (bit - 1));
+    const oldest = level === 0 ? 31 - Math.clz32(bit) : oldestCol[i]!;
+    out.free[k] = nodes[2 * suffix + 1]! & ~attack[oldest]!;
+    out.suffix[k] = suffix;
+    out.oldest[k] = oldest;
     k++;
   }
   return k;
@@ -409,22 +409,57 @@ export function reverseNodes(
 
 /**
  * The windows [lo, hi) that extend the focus, from its nodes [lo, hi) of level D−1 and their
- * first-child indices `base`: its one window when the focus is D columns long, else all their
- * children.
+ * first-child indices `baseLo` and `baseHi`: its one window when the focus is D columns long,
+ * else all their children.
  */
 export function focusWindows(
   focus: readonly number[],
   depth: number,
   childMask: Int32Array,
-  base: Uint32Array,
+  baseLo: number,
+  baseHi: number,
   lo: number,
   hi: number,
 ): [number, number] {
-  if (depth - 1 >= focus.length) return [base[lo]!, base[hi]!];
+  if (depth - 1 >= focus.length) return [baseLo, baseHi];
   const c = focus[depth - 1] ?? 0;
   const m = hi > lo ? childMask[lo]! : 0;
-  const at = base[lo]! + popcount(m & ((1 << c) - 1));
+  const at = baseLo + popcount(m & ((1 << c) - 1));
   return m & (1 << c) ? [at, at + 1] : [0, 0];
+}
+
+/**
+ * Turns `reversed` (per node of level D−1, its reversal's index) into each node's reversal's
+ * first child, in place; returns the first-child indices of nodes `lo` and `hi` and the number
+ * of windows. The reversal is an involution, so one walk in order with the running first-child
+ * index does it: the smaller node of a pair parks its own first child in its slot (its partner
+ * still points back at it), the larger swaps the two. No per-node first-child array.
+ */
+function reverseFirstChildren(
+  childMask: Int32Array,
+  reversed: Uint32Array,
+  lo: number,
+  hi: number,
+): [number, number, number] {
+  const count = childMask.length;
+  let at = 0;
+  let atLo = 0;
+  let atHi = 0;
+  for (let s = 0; s < count; s++) {
+    if (s === lo) atLo = at;
+    if (s === hi) atHi = at;
+    const r = reversed[s]!;
+    if (r < s) {
+      reversed[s] = reversed[r]!;
+      reversed[r] = at;
+    } else {
+      reversed[s] = at;
+    }
+    at += popcount(childMask[s]!);
+  }
+  if (lo === count) atLo = at;
+  if (hi === count) atHi = at;
+  return [atLo, atHi, at];
 }
 
 /** Follows the focus one level down: a single path while it lasts, then the whole subtree. */
