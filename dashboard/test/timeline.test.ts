@@ -26,6 +26,11 @@ const CREATED = Date.parse(SEEDED.createdAt);
 /** The first unit starts a second after the sweep was created. */
 const T0 = CREATED + 1_000;
 
+/** A worker slot's lane: how many units it ran and their seconds added up. */
+function lane(worker: string, slot: number, units: number, busySeconds: number) {
+  return { worker, slot, units, busySeconds };
+}
+
 function unit(fields: Partial<UnitResult> & Pick<UnitResult, 'n' | 'depth' | 'unit'>): UnitResult {
   return {
     kind: 'unit',
@@ -178,10 +183,10 @@ describe('when a sweep has stored unit results', () => {
       ...SEEDED,
       origin: T0,
       lanes: [
-        { worker: 'w-a', slot: 0, units: 2, busySeconds: 6 },
-        { worker: 'w-a', slot: 1, units: 1, busySeconds: 5 },
-        { worker: 'w-b', slot: 0, units: 1, busySeconds: 0.75 },
-        { worker: 'w-b', slot: 1, units: 0, busySeconds: 0 },
+        lane('w-a', 0, 2, 6),
+        lane('w-a', 1, 1, 5),
+        lane('w-b', 0, 1, 0.75),
+        lane('w-b', 1, 0, 0),
       ],
       units: [
         first,
@@ -312,11 +317,7 @@ describe('when a classic sweep has stored unit results', () => {
       problem: 'classic',
       ...SEEDED,
       origin: T0,
-      lanes: [
-        { worker: 'w-a', slot: 0, units: 1, busySeconds: 0.5 },
-        { worker: 'w-a', slot: 1, units: 1, busySeconds: 2 },
-        { worker: 'w-b', slot: 0, units: 1, busySeconds: 0.25 },
-      ],
+      lanes: [lane('w-a', 0, 1, 0.5), lane('w-a', 1, 1, 2), lane('w-b', 0, 1, 0.25)],
       units: [
         first,
         { ...first, n: 6, unit: '1.3', slot: 1, start: 0.1, end: 2.1, seconds: 2 },

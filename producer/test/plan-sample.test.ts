@@ -15,6 +15,16 @@ import { fittedRate, transferCostings } from '../src/compute/transfer-fit.js';
 import { samplePlan } from '../src/compute/plan-sample.js';
 import { sampleText } from '../src/cli/sample-output.js';
 
+/** A stratum pooled into the DFS's rate, its sample as [model seconds, measured seconds] pairs. */
+function pooled(units: number, modelSeconds: number, ...sample: [number, number][]) {
+  return {
+    units,
+    modelSeconds,
+    pools: true,
+    sample: sample.map(([model, seconds]) => ({ modelSeconds: model, seconds })),
+  };
+}
+
 const WQ = fileURLToPath(new URL('../bin/wq.js', import.meta.url));
 
 function wq(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -55,26 +65,10 @@ describe('when k units are spread over the strata', () => {
 describe('when the strata are estimated from their samples', () => {
   it("is the combined ratio estimator: Σ N·ȳ ÷ Σ N·x̄ times each stratum's model seconds", () => {
     const [a, b, none, whole, transfer] = combinedEstimates([
-      {
-        units: 10,
-        modelSeconds: 20,
-        pools: true,
-        sample: [
-          { modelSeconds: 1, seconds: 2 },
-          { modelSeconds: 2, seconds: 5 },
-        ],
-      },
-      { units: 4, modelSeconds: 8, pools: true, sample: [{ modelSeconds: 2, seconds: 3 }] },
-      { units: 5, modelSeconds: 10, pools: true, sample: [] },
-      {
-        units: 2,
-        modelSeconds: 4,
-        pools: true,
-        sample: [
-          { modelSeconds: 1, seconds: 3 },
-          { modelSeconds: 3, seconds: 3 },
-        ],
-      },
+      pooled(10, 20, [1, 2], [2, 5]),
+      pooled(4, 8, [2, 3]),
+      pooled(5, 10),
+      pooled(2, 4, [1, 3], [3, 3]),
       // A transfer run whole: exact, and its rate is not the DFS's.
       { units: 1, modelSeconds: 1, pools: false, sample: [{ modelSeconds: 1, seconds: 9 }] },
     ]);
@@ -96,7 +90,7 @@ describe('when the strata are estimated from their samples', () => {
   });
 
   it('is the model, ±100 %, when nothing pools', () => {
-    expect(combinedEstimates([{ units: 4, modelSeconds: 8, pools: true, sample: [] }])).toEqual([
+    expect(combinedEstimates([pooled(4, 8)])).toEqual([
       { rate: 1, coreSeconds: 8, variance: 16 * 4, source: 'fallback' },
     ]);
   });

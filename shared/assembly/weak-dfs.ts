@@ -10,6 +10,9 @@
 //   are nested loops, each row's function inlined into the one above, not calls: V8's
 //   WebAssembly calls save every live value around each call, and most nodes are in the last
 //   rows (2.4 s against 3.6 s for the plain recursion; eight or ten rows were no better);
+//   up2 … up6 and down2 … down6 differ only in their slots, yet one set of @inline bodies for
+//   both phases (the slot and its step as arguments) was slower (2.85–2.90 s against
+//   2.59–2.78 s of CPU, docs/kernel.md), so each phase keeps its own;
 // - the columns mask carries every bit from n up (~full), so `~(c | l | r)` is already the free
 //   columns and no shift is masked: a diagonal bit past column n − 1 only moves further up,
 //   where the columns mask hides it, and its expiry XOR drops or keeps it the same way its

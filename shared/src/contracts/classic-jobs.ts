@@ -89,6 +89,11 @@ function onClassicBoard<const E extends v.ObjectEntries>(entries: E) {
   return v.pipe(v.unknown(), BoardSchema, record(entries));
 }
 
+/** A classic job: its board judged first, then the sweep's fields and its own. */
+function onClassicJob<const E extends v.ObjectEntries>(entries: E) {
+  return onClassicBoard({ problem, sweepId, n: integer, ...entries });
+}
+
 /** Every key names a unit of Q(n), once. */
 function unitsOfBoard<T extends { readonly n: number }>(
   ...fields: (keyof T & string)[]
@@ -117,10 +122,7 @@ function unitsOfBoard<T extends { readonly n: number }>(
 
 /** A `classic-unit` job: count one unit of Q(n) by `method`. */
 const ClassicUnitJobSchema = v.pipe(
-  onClassicBoard({
-    problem,
-    sweepId,
-    n: integer,
+  onClassicJob({
     unit: unitKey,
     method,
     role,
@@ -151,23 +153,25 @@ const ClassicUnitJobSchema = v.pipe(
 export type ClassicUnitJobData = v.InferOutput<typeof ClassicUnitJobSchema>;
 export const parseClassicUnitJobData = parserOf(ClassicUnitJobSchema, 'classic unit job');
 
+/** The units a sum counted twice are among its units. */
+function checksAmongUnits<T extends { unitKeys: readonly string[]; checkKeys?: readonly string[] }>(
+  job: T,
+): T {
+  if (job.checkKeys?.some((k) => !job.unitKeys.includes(k))) {
+    throw new InvalidInputError('checkKeys', job.checkKeys, 'a subset of unitKeys');
+  }
+  return job;
+}
+
 /** A `classic-sum` job: Q(n) and the classes over every unit, each exactly once. */
 const ClassicSumJobSchema = v.pipe(
-  onClassicBoard({
-    problem,
-    sweepId,
-    n: integer,
+  onClassicJob({
     unitKeys: v.message(v.pipe(keyList, v.minLength(1)), 'every unit of Q(n), at least one'),
     /** The units counted a second time, which must agree with their first count. */
     checkKeys: v.optional(keyList),
   }),
   refine(unitsOfBoard('unitKeys', 'checkKeys'), 'nested'),
-  refine((job) => {
-    if (job.checkKeys?.some((k) => !job.unitKeys.includes(k))) {
-      throw new InvalidInputError('checkKeys', job.checkKeys, 'a subset of unitKeys');
-    }
-    return job;
-  }, 'nested'),
+  refine(checksAmongUnits, 'nested'),
 );
 export type ClassicSumJobData = v.InferOutput<typeof ClassicSumJobSchema>;
 export const parseClassicSumJobData = parserOf(ClassicSumJobSchema, 'classic sum job');

@@ -201,18 +201,10 @@ export function estimateCost(
  * worker checks a unit's memory before it counts it: for a small whole N(n, D) the probes
  * took longer than the count).
  */
-export function estimateBytes(
-  algorithm: Algorithm,
-  n: number,
-  depth: number,
-  prefix: readonly number[],
-  middle: readonly number[] = [],
-  part?: TransferPart,
-): number {
+export function estimateBytes(...unit: Parameters<typeof estimateCost>): number {
+  const [algorithm, n, depth, prefix, , part] = unit;
   // D = 0 is closed form for every algorithm, as cheap as this.
-  if (algorithm !== 'dfs' || depth === 0) {
-    return estimateCost(algorithm, n, depth, prefix, middle, part).bytes;
-  }
+  if (algorithm !== 'dfs' || depth === 0) return estimateCost(...unit).bytes;
   assertBoard(n, depth);
   if (part) assertPart(algorithm, part, prefix);
   return dfsBytes(n);
