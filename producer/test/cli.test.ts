@@ -344,7 +344,9 @@ describe('when wq plan describes a cluster and Redis does not answer', () => {
   }
 
   it('plans with the uncalibrated cost model, the same plan twice, its sums adding up', async () => {
-    const args = ['plan', '11-12', '--workers', '4', '--slots', '2', '--memory', '1GiB', '--json'];
+    // n = 13, 14: large enough that each D's core-seconds, printed to the millisecond, sum to
+    // the n's within the bound below (n = 11's whole plan is 3 ms since the DFS runs as WebAssembly).
+    const args = ['plan', '13-14', '--workers', '4', '--slots', '2', '--memory', '1GiB', '--json'];
     const unreachable = { REDIS_URL: 'redis://127.0.0.1:1' };
     const [first, second] = [
       await wqWith(unreachable, ...args),
@@ -357,7 +359,7 @@ describe('when wq plan describes a cluster and Redis does not answer', () => {
     expect(second.stdout).toBe(first.stdout);
     const out = lines(first.stdout).map((l) => JSON.parse(l) as Record<string, unknown>);
     const sizes = out.slice(0, -1) as unknown as SizeLine[];
-    expect(sizes.map((s) => s.n)).toEqual([11, 12]);
+    expect(sizes.map((s) => s.n)).toEqual([13, 14]);
     for (const size of sizes) {
       expect(size.depths.map((d) => d.D)).toEqual(Array.from({ length: size.n }, (_, d) => d));
       expect(size.depths.reduce((t, d) => t + d.units, 0)).toBe(size.units);
