@@ -115,8 +115,8 @@ describe('when a unit fits no live worker', () => {
     expect(status.stdout).toContain(
       '2 unit(s) fit no live worker (the largest live worker has 64 KiB per slot):',
     );
-    expect(status.stdout).toContain('unit n13-d5 of N(13, 5) needs 185 KiB per slot');
-    expect(status.stdout).toContain('unit n13-d6 of N(13, 6) needs 879 KiB per slot');
+    expect(status.stdout).toContain('unit n13-d5 of N(13, 5) needs 132 KiB per slot');
+    expect(status.stdout).toContain('unit n13-d6 of N(13, 6) needs 567 KiB per slot');
     expect(status.stdout).toContain(`wq replan ${first.sweep.id}`);
 
     const replan = await runWq(['replan', first.sweep.id], env);
