@@ -1,13 +1,13 @@
 // Worker containers that know their limits: two workers of the image users run, one given
 // `docker run --memory 160m --cpus 1` and one `--memory 512m --cpus 1`, with WQ_WORKER_MEMORY
 // and WQ_CONCURRENCY unset. Each takes its memory from its cgroup limit and one slot from its
-// CPU quota; `wq status` shows exactly that; and a sweep of n = 15 whose N(15, 9) is one window
-// transfer planned at 176 MiB (above the small worker's 160 MiB, within the large one's 512 MiB)
+// CPU quota; `wq status` shows exactly that; and a sweep of n = 15 whose N(15, 10) is one window
+// transfer planned at 280 MiB (above the small worker's 160 MiB, within the large one's 512 MiB)
 // is exact, with every unit above the small worker's memory counted by the large one.
 // (n = 15 is the largest S(n) with a reference. Planned as usual its largest unit is N(15, 8)'s
-// transfer at 52 MiB, below any limit a worker starts in: an idle worker uses about 45 MiB, and
-// at 48 MiB it is OOM-killed while starting. A calibration that says the DFS is slow makes the
-// planner count N(15, 9) by transfer too.)
+// transfer at 31 MiB, below any limit a worker starts in: an idle worker uses about 45 MiB, and
+// at 48 MiB it is OOM-killed while starting. A calibration that says the DFS is slow and the
+// transfer fast makes the planner count N(15, 9) and N(15, 10) by transfer too.)
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PipelineClient, StatusReport } from '@weak-queens/shared/client';
 import { knownSums } from '@weak-queens/shared/contracts';
@@ -19,7 +19,7 @@ import {
   runWorkerContainer,
   untilLiveWorkers,
 } from './src/container-engine.js';
-import { calibrateDfsSlower } from './src/transfer-at-14-8.js';
+import { storeCalibration } from './src/transfer-at-14-8.js';
 import { plannedBytes, unitRecords } from './src/unit-records.js';
 import { closeWithin } from './src/wait.js';
 import { runWq } from './src/wq-cli.js';
@@ -81,9 +81,10 @@ describeWithContainers(
 
     it('never gives the small worker a unit larger than its limit, and the sweep is exact', async () => {
       const ns = [15];
-      // The DFS 5× slower than modelled: N(15, 9) by transfer (2.5 s) beats it (6.1 s, or 3.1 s
-      // split over the two workers); N(15, 10)'s transfer (6.1 s, 506 MiB) still loses (3.4 s).
-      await calibrateDfsSlower(url, prefix, 5);
+      // The DFS 10× slower than modelled (the most a calibration applies), the transfer 5×
+      // faster: N(15, 10) by transfer (1.2 s, 280 MiB) beats the DFS (3.7 s, or 1.8 s split over
+      // the two workers); N(15, 11)'s transfer (582 MiB) fits neither worker.
+      await storeCalibration(url, prefix, { dfs: 10, 'window-transfer': 0.2 });
       const { sweep } = await client.submit(ns);
       await client.waitFor(sweep.id);
       const results = await client.results(ns);
@@ -98,8 +99,8 @@ describeWithContainers(
         aboveSmall.push(where);
         expect(unit.worker, `${where} (${bytes} B)`).toMatch(new RegExp(`^${large.name}-\\d+$`));
       }
-      // N(15, 9) by window transfer, planned at 176 MiB.
-      expect(aboveSmall).toEqual(['15/9/*']);
+      // N(15, 10) by window transfer, planned at 280 MiB.
+      expect(aboveSmall).toEqual(['15/10/*']);
       // The small worker did take units (those both hold): it was there to be chosen.
       expect(onSmall).toBeGreaterThan(0);
     }, 600_000);

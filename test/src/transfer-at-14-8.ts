@@ -5,27 +5,30 @@
 // transfer's single unit.
 import { Redis } from 'ioredis';
 import { storeKeys } from '@weak-queens/shared/contracts';
+import type { Algorithm } from '@weak-queens/shared/kernel';
 
 export function keepTransferAt14x8(redisUrl: string, prefix: string): Promise<void> {
-  return calibrateDfsSlower(redisUrl, prefix, 2);
+  return storeCalibration(redisUrl, prefix, { dfs: 2 });
 }
 
 /**
- * Stores a calibration that says the DFS runs `factor` times slower than modelled, so that the
- * next plan prefers the window transfer (one unit per D) wherever it is within that factor.
+ * Stores a calibration that says each named algorithm runs `ratio` times its modelled time (10
+ * units, 10 model seconds: enough measured time for the planner to apply it), so the next plan
+ * prefers or avoids an algorithm by that much.
  */
-export async function calibrateDfsSlower(
+export async function storeCalibration(
   redisUrl: string,
   prefix: string,
-  factor: number,
+  ratios: Partial<Record<Algorithm, number>>,
 ): Promise<void> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   try {
-    await redis.hset(storeKeys(prefix).calibration, {
-      'dfs:units': 10,
-      'dfs:model': 1,
-      'dfs:actual': factor,
-    });
+    const fields = Object.entries(ratios).flatMap(([algorithm, ratio]) => [
+      [`${algorithm}:units`, 10],
+      [`${algorithm}:model`, 10],
+      [`${algorithm}:actual`, 10 * ratio],
+    ]);
+    await redis.hset(storeKeys(prefix).calibration, Object.fromEntries(fields));
   } finally {
     await redis.quit();
   }
