@@ -23,12 +23,13 @@ export async function storeCalibration(
 ): Promise<void> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   try {
-    const fields = Object.entries(ratios).flatMap(([algorithm, ratio]) => [
-      [`${algorithm}:units`, 10],
-      [`${algorithm}:model`, 10],
-      [`${algorithm}:actual`, 10 * ratio],
-    ]);
-    await redis.hset(storeKeys(prefix).calibration, Object.fromEntries(fields));
+    const fields: Record<string, number> = {};
+    for (const [algorithm, ratio] of Object.entries(ratios)) {
+      fields[`${algorithm}:units`] = 10;
+      fields[`${algorithm}:model`] = 10;
+      fields[`${algorithm}:actual`] = 10 * ratio;
+    }
+    await redis.hset(storeKeys(prefix).calibration, fields);
   } finally {
     await redis.quit();
   }
