@@ -6,6 +6,7 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 import { fullMask, popcount } from './board.js';
 import { ResidueSystem } from './exact.js';
 import {
+  assertLevelIndices,
   assertTransferWindows,
   CHUNK,
   collectGarbage,
@@ -29,6 +30,7 @@ import {
   type WindowTable,
 } from './window-transfer.js';
 import { SCRATCH_SLOTS, type TeamReply, type TeamThreadData } from './window-transfer-parallel.js';
+import { fromSharedMessage, toSharedMessage } from './shared-views.js';
 
 class Team {
   private readonly control: Int32Array;
@@ -68,7 +70,8 @@ class Team {
   share<T>(make: () => T): T {
     if (this.data.index === 0) {
       const value = make();
-      for (const port of this.data.ports) port.postMessage(value);
+      const message = toSharedMessage(value);
+      for (const port of this.data.ports) port.postMessage(message);
       this.barrier();
       return value;
     }
@@ -76,7 +79,7 @@ class Team {
     const port = this.data.ports[0];
     const received = port && receiveMessageOnPort(port);
     if (!received) throw new Error('window-transfer team: thread 0 shared nothing');
-    return received.message as T;
+    return fromSharedMessage(received.message) as T;
   }
 
   /**
@@ -309,6 +312,7 @@ function fillBasesTogether(team: Team, nodes: Int32Array, count: number): number
     nodes[2 * i] = at;
     at += popcount(nodes[2 * i + 1]!);
   }
+  assertLevelIndices(total);
   if (hi === count) nodes[2 * count] = total;
   team.barrier();
   return total;

@@ -49,13 +49,12 @@ export interface WindowTable {
 }
 
 /**
- * The most windows a transfer may count. N(18, 10) (1.11e9 windows) is verified twice, while a
- * run of N(18, 11) (2.9e9 windows, past the int32 range some of the index arithmetic and cursors
- * use) gave a wrong count: until that is found and tested, a larger table is refused, by the
- * chooser before it plans one and by the build before it steps one, rather than risk a wrong
- * result.
+ * The most windows a transfer may count: window indices live in Uint32Arrays (each node's
+ * reversal's first child, the pairs of the dot products) and the row cursors, which reach the
+ * kept half's end, in Int32Arrays. So W ≤ 2^32 − 2 keeps ⌈W/2⌉ within 2^31 − 1. N(18, 11)
+ * (2.94e9 windows) and N(19, 10) (3.0e9) are within it; N(18, 12) (5.9e9) is not.
  */
-export const MAX_TRANSFER_WINDOWS = 2 ** 31 - 1;
+export const MAX_TRANSFER_WINDOWS = 2 ** 32 - 2;
 
 /** Refuses a table of more windows than MAX_TRANSFER_WINDOWS (see there). */
 export function assertTransferWindows(n: number, depth: number, windowCount: number): void {
@@ -382,8 +381,18 @@ export function fillBases(nodes: Int32Array, count: number): number {
     nodes[2 * i] = total;
     total += popcount(nodes[2 * i + 1]!);
   }
+  assertLevelIndices(total);
   nodes[2 * count] = total;
   return total;
+}
+
+/**
+ * A level's first-child indices are Int32Array cells. Within MAX_TRANSFER_WINDOWS no level
+ * above the windows comes near 2^31 nodes (N(19, 10): 0.75e9 at level D−1), but a wrong index
+ * would be a wrong count, so the build says so rather than wrap.
+ */
+export function assertLevelIndices(total: number): void {
+  if (total > 2 ** 31 - 1) throw new RangeError(`a trie level of ${total} nodes: past 2^31 − 1`);
 }
 
 /**
