@@ -96,8 +96,8 @@ describe('when a window transfer needs more than a slot but fits the worker', ()
     expect(d10?.bytes).toBeGreaterThan(3 * GiB);
     expect(d10?.bytes).toBeLessThanOrEqual(18 * GiB);
     expect(d10?.transferDoesNotFit).toBeUndefined();
-    // D = 11's table has 2.9e9 windows, past MAX_TRANSFER_WINDOWS, and the WebAssembly DFS is
-    // estimated cheaper anyway: the DFS, chosen on time, not memory.
+    // D = 11's transfer (2.9e9 windows, 16.4 GiB) would fit, but the WebAssembly DFS is
+    // estimated cheaper: the DFS, chosen on time, not memory.
     const d11 = plan.sizes[0]?.depths[11];
     expect(d11?.algorithm).toBe('dfs');
     expect(d11?.transferDoesNotFit).toBeUndefined();
@@ -117,5 +117,25 @@ describe('when a window transfer needs more than a slot but fits the worker', ()
     expect(d10?.transferDoesNotFit?.workerMemoryBytes).toBe(4 * GiB);
     expect(d10?.transferDoesNotFit?.bytes).toBeGreaterThan(4 * GiB);
     expect(d10?.transferDoesNotFit?.coreSeconds).toBeLessThan(d10?.coreSeconds ?? 0);
+  });
+});
+
+describe('when a window transfer would index more windows than it can', () => {
+  it('says so, and what the DFS costs instead, whatever the memory', () => {
+    const huge = {
+      workers: 1,
+      slots: 16,
+      workerMemoryBytes: 1024 * GiB,
+      slotMemoryBytes: 64 * GiB,
+    };
+    const depths = planForCluster([19], huge, { targetSeconds: 30 }).sizes[0]!.depths;
+    // N(19, 10): 3.0e9 windows, a transfer; N(19, 11): 9.3e9, past the 2^32 − 2 it indexes.
+    expect(depths[10]?.algorithm).toBe('window-transfer');
+    const d11 = depths[11];
+    expect(d11?.algorithm).toBe('dfs');
+    expect(d11?.transferDoesNotFit).toBeUndefined();
+    expect(d11?.transferTooManyWindows?.maxWindows).toBe(0.9 * (2 ** 32 - 2));
+    expect(d11?.transferTooManyWindows?.windows).toBeGreaterThan(2 ** 32);
+    expect(d11?.transferTooManyWindows?.coreSeconds).toBeLessThan(d11?.coreSeconds ?? 0);
   });
 });

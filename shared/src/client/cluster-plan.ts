@@ -3,7 +3,13 @@
 // least work but is one unit on one slot; the DFS does more work but splits over every slot.
 // The makespan is simulated the way the queue runs units: largest expected seconds first, each
 // on the slot that frees up first.
-import { type Algorithm, DEFAULT_MAX_UNITS, estimateCost } from '../kernel/index.js';
+import {
+  type Algorithm,
+  DEFAULT_MAX_UNITS,
+  estimateCost,
+  estimateTransferWindows,
+  PLANNED_TRANSFER_WINDOWS,
+} from '../kernel/index.js';
 import { type Calibration, calibrationRatio, type MemoryBudget } from '../contracts/index.js';
 import { planDepth, type PlannedDepth } from './sweep-planner.js';
 
@@ -60,6 +66,15 @@ export interface DepthPlanSummary {
     readonly coreSeconds: number;
     /** The worker memory it exceeds. */
     readonly workerMemoryBytes: number;
+  };
+  /**
+   * Set when the window transfer would be the cheaper count but its table has more windows
+   * than the transfer can index (estimated; PLANNED_TRANSFER_WINDOWS), whatever the memory.
+   */
+  readonly transferTooManyWindows?: {
+    readonly windows: number;
+    readonly maxWindows: number;
+    readonly coreSeconds: number;
   };
 }
 
@@ -278,8 +293,9 @@ function summarize(plan: PlannedDepth | undefined): DepthPlanSummary {
 }
 
 /**
- * Notes on a DFS-counted (n, D) whose window transfer would be cheaper but does not fit the
- * memory a worker gives it, so that the plan says so (and what each costs) before it runs.
+ * Notes on a DFS-counted (n, D) whose window transfer would be cheaper but has too many windows
+ * or does not fit the memory a worker gives it, so that the plan says so (and what each costs)
+ * before it runs.
  */
 function withTransferFit(
   summary: DepthPlanSummary,
@@ -289,7 +305,15 @@ function withTransferFit(
   if (summary.algorithm !== 'dfs' || summary.depth === 0) return summary;
   const transfer = estimateCost('window-transfer', summary.n, summary.depth, []);
   const coreSeconds = transfer.seconds * calibrationRatio(calibration ?? {}, 'window-transfer');
-  if (transfer.bytes <= workerMemoryBytes || coreSeconds >= summary.coreSeconds) return summary;
+  if (coreSeconds >= summary.coreSeconds) return summary;
+  const windows = estimateTransferWindows(summary.n, summary.depth);
+  if (windows > PLANNED_TRANSFER_WINDOWS) {
+    return {
+      ...summary,
+      transferTooManyWindows: { windows, maxWindows: PLANNED_TRANSFER_WINDOWS, coreSeconds },
+    };
+  }
+  if (transfer.bytes <= workerMemoryBytes) return summary;
   return {
     ...summary,
     transferDoesNotFit: { bytes: transfer.bytes, coreSeconds, workerMemoryBytes },

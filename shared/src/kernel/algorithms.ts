@@ -279,12 +279,20 @@ function windowTreeLevels(n: number, depth: number): Readonly<Float64Array> {
 
 const windowLevelMemo = new Map<number, Float64Array>();
 
+/** The windows of (n, D)'s transfer table, as the probes estimate them. */
+export function estimateTransferWindows(n: number, depth: number): number {
+  return windowTreeLevels(n, depth)[depth] ?? 0;
+}
+
+/** The windows the chooser plans a transfer with: a tenth below the limit, for the probes' error. */
+export const PLANNED_TRANSFER_WINDOWS = 0.9 * MAX_TRANSFER_WINDOWS;
+
 /**
  * Whether the transfer's table stays within MAX_TRANSFER_WINDOWS, with a tenth to spare for the
  * probes' error (the build refuses a larger one after all, but only once it has built it).
  */
 function transferWithinWindowLimit(n: number, depth: number): boolean {
-  return (windowTreeLevels(n, depth)[depth] ?? 0) <= 0.9 * MAX_TRANSFER_WINDOWS;
+  return estimateTransferWindows(n, depth) <= PLANNED_TRANSFER_WINDOWS;
 }
 
 /** The free rows in the order the DFS fills them: down from the fixed run, then up. */

@@ -21,6 +21,8 @@ export {
   countCompletions,
   estimateCost,
   estimateBytes,
+  estimateTransferWindows,
+  PLANNED_TRANSFER_WINDOWS,
   chooseAlgorithm,
   type ChoiceOptions,
   AUTO_CANDIDATES,

@@ -194,6 +194,15 @@ function planJson(plan: ClusterPlan): string {
               },
             }
           : {}),
+        ...(d.transferTooManyWindows
+          ? {
+              transferTooManyWindows: {
+                windows: Math.round(d.transferTooManyWindows.windows),
+                maxWindows: Math.floor(d.transferTooManyWindows.maxWindows),
+                coreSeconds: round(d.transferTooManyWindows.coreSeconds),
+              },
+            }
+          : {}),
       })),
     }),
   );
@@ -224,6 +233,12 @@ function planText(plan: ClusterPlan): string {
       lines.push(
         `  D = ${String(d.depth).padStart(2)}  ${d.algorithm.padEnd(15)}  ${String(d.units).padStart(6)} unit(s)  ${formatSeconds(d.coreSeconds).padStart(10)}  ${formatBytes(d.bytes).padStart(9)}`,
       );
+      const huge = d.transferTooManyWindows;
+      if (huge) {
+        lines.push(
+          `         the window transfer (${formatSeconds(huge.coreSeconds)}) would index ${formatCount(huge.windows)} windows, above the ${formatCount(huge.maxWindows)} it plans with: ${d.algorithm} instead, ${formatSeconds(d.coreSeconds)} core time`,
+        );
+      }
       const unfit = d.transferDoesNotFit;
       if (unfit) {
         lines.push(
@@ -240,6 +255,11 @@ function planText(plan: ClusterPlan): string {
 
 function round(x: number): number {
   return Math.round(x * 1000) / 1000;
+}
+
+/** A large count with two significant decimals: 5.9e9. */
+function formatCount(count: number): string {
+  return count.toExponential(1).replace('e+', 'e');
 }
 
 function formatSeconds(seconds: number): string {
