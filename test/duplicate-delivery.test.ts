@@ -3,16 +3,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { JOB_NAMES, QUEUE_NAMES, type UnitResult, KNOWN_S } from '@weak-queens/shared/contracts';
-import {
-  FAST_STALLS,
-  keepTransferAt14x8,
-  pidOfWorkerName,
-  startWorker,
-  until,
-  faultPipelineFixture,
-  baselineCounts,
-  baselineN,
-} from './src/index.js';
+import { FAST_STALLS, pidOfWorkerName, startWorker, until } from './src/index.js';
+import { baselineCounts, baselineN } from './src/baseline-counts.js';
+import { faultPipelineFixture } from './src/fault-pipeline.js';
+import { keepTransferAt14x8 } from './src/transfer-at-14-8.js';
 
 describe('when the same unit is delivered twice', () => {
   const faults = faultPipelineFixture();

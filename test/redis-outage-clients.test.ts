@@ -11,16 +11,10 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { RedisServer } from '@weak-queens/producer';
 import { compileConfig, KNOWN_S } from '@weak-queens/shared/contracts';
-import {
-  FAST_STALLS,
-  restartableRedis,
-  sleep,
-  spawnWatched,
-  startWorker,
-  stopWorkers,
-  uniquePrefix,
-  until,
-} from './src/index.js';
+import { FAST_STALLS, startWorker, stopWorkers, uniquePrefix } from './src/index.js';
+import { restartableRedis } from './src/restart-redis.js';
+import { sleep, until } from './src/wait.js';
+import { spawnWatched } from './src/watched-child.js';
 import { runWq, wqBinary } from './src/wq-cli.js';
 
 const NS = Array.from({ length: 11 }, (_, i) => i + 1);
