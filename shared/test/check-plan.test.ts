@@ -2,6 +2,7 @@
 // transfer again (the worker meets it past the middle row), never hours of DFS against minutes.
 import { describe, expect, it } from 'vitest';
 import { planCheck } from '../src/client/sweep-planner.js';
+import { estimateCheckTransferBytes } from '../src/kernel/index.js';
 
 const GiB = 2 ** 30;
 /** This machine's defaults: 2 slots of about 3 GiB, a worker of about 18 GiB for a transfer. */
@@ -27,5 +28,15 @@ describe('when the second count of a transfer is planned', () => {
     expect(planCheck(12, 11, 'dfs', options).algorithm).not.toBe('dfs');
     // N(18, 12): no other algorithm fits memory; the DFS again (on another worker).
     expect(planCheck(18, 12, 'dfs', options).algorithm).toBe('dfs');
+  });
+
+  it('takes the other algorithm where the transfer met past the middle does not fit a worker', () => {
+    // N(19, 10) met one row past the middle steps 6 rows: 9^6 > 2^16, so 8-byte cells for
+    // 1.5e9 windows and a third vector (a run was OOM-killed at 24 GiB); the first count meets in
+    // the middle in 16-bit cells and fits (13.2 GiB).
+    const check = planCheck(19, 10, 'window-transfer', options);
+    expect([check.algorithm, check.role]).toEqual(['dfs', 'check']);
+    expect(estimateCheckTransferBytes(19, 10)).toBeGreaterThan(30 * GiB);
+    expect(estimateCheckTransferBytes(18, 10)).toBeLessThan(18 * GiB);
   });
 });

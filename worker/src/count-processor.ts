@@ -4,6 +4,7 @@ import { DelayedError, type Job, UnrecoverableError, WaitingError } from 'bullmq
 import {
   CHECK_MEET_SHIFT,
   estimateBytes,
+  estimateCheckTransferBytes,
   HandBackError,
   type KernelPool,
   type KernelRun,
@@ -124,7 +125,13 @@ export function createCountProcessor(deps: CountProcessorDeps) {
     // so a unit planned elsewhere with a larger cap never takes this process down: it runs
     // with the DFS instead, which counts the same thing in memory that does not grow.
     let algorithm = data.algorithm;
-    const bytes = estimateBytes(algorithm, data.n, data.depth, data.prefix, middle, data.part);
+    // A second count by the transfer meets past the middle row (see planCheck): other partial
+    // counts than a first count by the transfer pairs, in cells that may be wider.
+    const shifted =
+      check && algorithm === 'window-transfer' && !data.part && data.prefix.length === 0;
+    const bytes = shifted
+      ? estimateCheckTransferBytes(data.n, data.depth)
+      : estimateBytes(algorithm, data.n, data.depth, data.prefix, middle, data.part);
     // A window transfer runs alone on all of this worker's slots: it may use all its memory.
     const transfer = algorithm === 'window-transfer';
     const capBytes = transfer ? deps.memory.workerMemoryBytes : deps.memory.slotMemoryBytes;
@@ -153,11 +160,7 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       middle,
       weight: data.weight,
       ...(data.part ? { part: data.part } : {}),
-      // A second count by the transfer meets past the middle row: other partial counts than
-      // a first count by the transfer pairs (see planCheck).
-      ...(check && algorithm === 'window-transfer' && !data.part && data.prefix.length === 0
-        ? { meetShift: CHECK_MEET_SHIFT }
-        : {}),
+      ...(shifted && algorithm === 'window-transfer' ? { meetShift: CHECK_MEET_SHIFT } : {}),
       estimate: { seconds: data.estimateSeconds, bytes },
     };
     const { modelSeconds, boundSeconds } = planned.unit;

@@ -8,6 +8,7 @@ import {
   ALGORITHMS,
   type ChoiceOptions,
   chooseAlgorithm,
+  estimateCheckTransferBytes,
   estimateCost,
   planUnits,
   type WorkUnit,
@@ -284,7 +285,14 @@ export function planCheck(
     const scale = (a: Algorithm): number => calibrationRatio(options.calibration ?? {}, a);
     const first = estimateCost(primary, n, depth, []).seconds * scale(primary);
     const other = choice.estimate.seconds * scale(algorithm);
-    if (other > AFFORDABLE_CHECK_RATIO * first + AFFORDABLE_CHECK_SECONDS) algorithm = primary;
+    // Met past the middle, its cells may be wider and it keeps a third vector: where that does
+    // not fit a worker, the other algorithm however long it takes.
+    const fits =
+      estimateCheckTransferBytes(n, depth) <=
+      (options.workerMemoryBytes ?? options.slotMemoryBytes);
+    if (fits && other > AFFORDABLE_CHECK_RATIO * first + AFFORDABLE_CHECK_SECONDS) {
+      algorithm = primary;
+    }
   }
   return { ...planDepth(n, depth, options, algorithm), role: 'check' };
 }

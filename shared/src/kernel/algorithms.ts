@@ -9,7 +9,9 @@ import { countBySeedDp } from './seed-dp.js';
 import { topUnits, type UnitRows } from './symmetry.js';
 import {
   assertTransferPart,
+  CHECK_MEET_SHIFT,
   countByWindowTransfer,
+  keepsPairedVector,
   LEVEL_BYTES_PER_NODE,
   MAX_TRANSFER_WINDOWS,
   TABLE_BYTES_PER_NODE,
@@ -231,6 +233,22 @@ function transferPeakBytes(levels: ArrayLike<number>, depth: number, vectorBytes
     table + level(depth - 1) * 4,
   );
   return ESTIMATE_MARGIN * Math.max(build, table + 2 * vectorBytes);
+}
+
+/**
+ * The peak bytes of a whole (n, D) counted by the transfer met CHECK_MEET_SHIFT rows past the
+ * middle, as a verified sweep's second count runs it: its longer vector takes more steps, so its
+ * cells may be wider (N(19, 10): 9^6 > 2^16, 8-byte cells for 1.5e9 windows), and it keeps the
+ * vector it pairs with as a third.
+ */
+export function estimateCheckTransferBytes(n: number, depth: number): number {
+  assertBoard(n, depth);
+  if (depth === 0) return 0;
+  const levels = windowTreeLevels(n, depth);
+  const shape = transferShape(n, depth, 0, CHECK_MEET_SHIFT);
+  // transferPeakBytes counts two vectors: a third is half as much again.
+  const vectors = keepsPairedVector(shape) ? 1.5 : 1;
+  return transferPeakBytes(levels, depth, vectors * ((levels[depth] ?? 0) / 2) * shape.countBytes);
 }
 
 /** How far above its level-size estimates a transfer's byte estimate stays (see above). */

@@ -22,6 +22,7 @@ export {
   estimateCost,
   estimateBytes,
   estimateTransferWindows,
+  estimateCheckTransferBytes,
   PLANNED_TRANSFER_WINDOWS,
   chooseAlgorithm,
   type ChoiceOptions,
