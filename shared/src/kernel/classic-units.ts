@@ -279,11 +279,8 @@ function searchUpper(y: number, c: number, l: number, r: number): void {
     const bit = free & -free;
     free ^= bit;
     rows[y] = bit;
-    const c1 = c | bit;
-    const l1 = (l | bit) << 1;
-    const r1 = (r | bit) >>> 1;
-    if (upper) searchUpper(y1, c1, l1, r1);
-    else searchRow(y1, c1, l1, r1);
+    if (upper) searchUpper(y1, c | bit, (l | bit) << 1, (r | bit) >>> 1);
+    else searchRow(y1, c | bit, (l | bit) << 1, (r | bit) >>> 1);
   }
 }
 
