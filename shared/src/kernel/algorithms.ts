@@ -16,6 +16,7 @@ import {
   MAX_TRANSFER_WINDOWS,
   TABLE_BYTES_PER_NODE,
   type TransferPart,
+  type TransferShape,
   transferShape,
 } from './window-transfer.js';
 
@@ -177,7 +178,7 @@ export function estimateCost(
     const suffixes = windowLevels[depth - 1] ?? 0;
     let upper = 0; // trie levels built before level D−1
     for (let k = 0; k + 1 < depth; k++) upper += windowLevels[k] ?? 0;
-    const bytes = transferPeakBytes(windowLevels, depth, kept * shape.countBytes);
+    const bytes = transferPeakBytes(windowLevels, depth, shape);
     // Building and pairing the reversals read level D−1 at random (about 16 sequential
     // operations' worth per node); a step reads and writes every kept window as a stream.
     const perStep = shape.counts === 'residues' ? new ResidueSystem(n).size : 1;
@@ -225,8 +226,10 @@ function dfsBytes(n: number): number {
  * the random-probe estimates, taken ESTIMATE_MARGIN high so that the planner's cap stays an
  * upper bound of the measured peak.
  */
-function transferPeakBytes(levels: ArrayLike<number>, depth: number, vectorBytes: number): number {
+function transferPeakBytes(levels: ArrayLike<number>, depth: number, shape: TransferShape): number {
   const level = (k: number): number => (k >= 0 ? (levels[k] ?? 0) : 0);
+  // One count vector over the kept half of the windows; a shifted meeting row keeps a third.
+  const vectorBytes = (level(depth) / 2) * shape.countBytes * (keepsPairedVector(shape) ? 1.5 : 1);
   const table = level(depth - 1) * TABLE_BYTES_PER_NODE;
   const build = Math.max(
     table + level(depth - 2) * LEVEL_BYTES_PER_NODE + level(depth - 3) * 8,
@@ -244,11 +247,11 @@ function transferPeakBytes(levels: ArrayLike<number>, depth: number, vectorBytes
 export function estimateCheckTransferBytes(n: number, depth: number): number {
   assertBoard(n, depth);
   if (depth === 0) return 0;
-  const levels = windowTreeLevels(n, depth);
-  const shape = transferShape(n, depth, 0, CHECK_MEET_SHIFT);
-  // transferPeakBytes counts two vectors: a third is half as much again.
-  const vectors = keepsPairedVector(shape) ? 1.5 : 1;
-  return transferPeakBytes(levels, depth, vectors * ((levels[depth] ?? 0) / 2) * shape.countBytes);
+  return transferPeakBytes(
+    windowTreeLevels(n, depth),
+    depth,
+    transferShape(n, depth, 0, CHECK_MEET_SHIFT),
+  );
 }
 
 /** How far above its level-size estimates a transfer's byte estimate stays (see above). */
