@@ -156,7 +156,9 @@ export function estimateCost(
   }
   if (algorithm === 'dfs') {
     if (prefix.length === 0 && middle.length === 0) {
-      const seconds = topUnitEstimates(n, depth).reduce((sum, unit) => sum + unit.seconds, 0);
+      const seconds =
+        smallDfsSeconds(n, depth) ??
+        topUnitEstimates(n, depth).reduce((sum, unit) => sum + unit.seconds, 0);
       return { seconds, bytes: dfsBytes(n) };
     }
     const rows = fixedRows(n, depth, prefix, middle);
@@ -279,6 +281,56 @@ export function topUnitEstimates(
   return units;
 }
 
+/**
+ * A whole (n, D) whose search is below this many estimated seconds is costed from one probe run
+ * over the whole board, not from every top-level unit's: a sweep of n ≤ 12 has 2,797 top-level
+ * units, and probing them all took 110 ms, longer than counting every N(n, D) (about 60 ms).
+ * Nothing this small is worth splitting into jobs (MIN_UNIT_SECONDS in plan.ts).
+ */
+const SMALL_DFS_SECONDS = 0.05;
+
+/**
+ * The DFS searches each top-level unit (a central block and its mirror images, up to four) once,
+ * from the middle out. Probing the whole board in that order and dividing by four lands within
+ * 0.85–1.16 of the units' summed estimates for every (6 ≤ n ≤ 17, 1 ≤ D < n) at 512 probes
+ * (0.67 once at 128), at the cost of one unit's probes instead of thousands.
+ */
+const MIRROR_IMAGES = 4;
+const WHOLE_BOARD_PROBES = 512;
+
+/** The whole-(n, D) DFS's seconds from one probe run over the whole board, once per (n, D). */
+function wholeBoardDfsSeconds(n: number, depth: number): number {
+  const key = n * 64 + depth;
+  let seconds = wholeBoardMemo.get(key);
+  if (seconds === undefined) {
+    const from = middleStart(n);
+    const order: number[] = [];
+    for (let row = from; row < n; row++) order.push(row);
+    for (let row = from - 1; row >= 0; row--) order.push(row);
+    const tree = estimateUnitTree(n, depth, new Int32Array(n).fill(-1), order, WHOLE_BOARD_PROBES);
+    seconds = (tree.nodes / MIRROR_IMAGES) * COST_PER_OPERATION.dfs;
+    if (wholeBoardMemo.size >= MAX_MEMO) wholeBoardMemo.clear();
+    wholeBoardMemo.set(key, seconds);
+  }
+  return seconds;
+}
+
+/**
+ * The whole-(n, D) DFS's seconds when they are below SMALL_DFS_SECONDS, else undefined (then
+ * topUnitEstimates costs it, unit by unit, as a plan that splits it needs).
+ */
+export function smallDfsSeconds(n: number, depth: number): number | undefined {
+  const seconds = wholeBoardDfsSeconds(n, depth);
+  return seconds < SMALL_DFS_SECONDS ? seconds : undefined;
+}
+
+/** Seconds the whole-(n, D) DFS surely takes at least (half the whole-board estimate). */
+function dfsSecondsAtLeast(n: number, depth: number): number {
+  return wholeBoardDfsSeconds(n, depth) / 2;
+}
+
+const wholeBoardMemo = new Map<number, number>();
+
 const MAX_MEMO = 256;
 const topUnitMemo = new Map<number, readonly (UnitRows & { readonly seconds: number })[]>();
 
@@ -368,6 +420,12 @@ export function chooseAlgorithm(
   const slotMemoryBytes = options.slotMemoryBytes ?? DEFAULT_SLOT_MEMORY_BYTES;
   let best: { algorithm: Algorithm; estimate: CostEstimate; seconds: number } | undefined;
   for (const algorithm of options.candidates ?? AUTO_CANDIDATES) {
+    const scale = options.secondsScale?.(algorithm) ?? 1;
+    // Probing every top-level unit costs more than a small board's whole count: skipped when
+    // the DFS cannot win (a transfer at small D is cheaper by orders of magnitude).
+    if (algorithm === 'dfs' && best && dfsSecondsAtLeast(n, depth) * scale >= best.seconds) {
+      continue;
+    }
     const estimate = estimateCost(algorithm, n, depth, []);
     // The DFS's memory does not grow with the board; the others build whole tables.
     const cap =
@@ -376,7 +434,7 @@ export function chooseAlgorithm(
         : slotMemoryBytes;
     if (algorithm !== 'dfs' && estimate.bytes > cap) continue;
     if (algorithm === 'window-transfer' && !transferWithinWindowLimit(n, depth)) continue;
-    const seconds = estimate.seconds * (options.secondsScale?.(algorithm) ?? 1);
+    const seconds = estimate.seconds * scale;
     if (!best || seconds < best.seconds) best = { algorithm, estimate, seconds };
   }
   if (best) return { algorithm: best.algorithm, estimate: best.estimate };

@@ -11,6 +11,7 @@ import {
   type ChoiceOptions,
   type CostEstimate,
   estimateCost,
+  smallDfsSeconds,
   topUnitEstimates,
 } from './algorithms.js';
 import {
@@ -123,6 +124,12 @@ export function planUnits(n: number, depth: number, options: PlanOptions = {}): 
         estimate: chosen.estimate ?? estimateCost(algorithm, n, depth, []),
       },
     ];
+  }
+  // A search too small to split (see SMALL_DFS_SECONDS) is planned without probing its units.
+  const small = options.wholeDfs === false ? undefined : smallDfsSeconds(n, depth);
+  if (small !== undefined && small <= target) {
+    const estimate = { seconds: small, bytes: 64 * n };
+    return [{ n, depth, algorithm, prefix: [], middle: [], weight: 1, estimate }];
   }
   const unit = (prefix: readonly number[], middle: readonly number[], weight: 1 | 2 | 4) => ({
     n,

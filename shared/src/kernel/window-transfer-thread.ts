@@ -18,6 +18,7 @@ import {
   focusWindows,
   followFocus,
   keepsPairedVector,
+  LEVEL_BYTES_PER_NODE,
   nodeChildren,
   type NodeRange,
   nodeRangeOf,
@@ -214,9 +215,11 @@ function buildTable(
       nodes = next.nodes;
     }
     reversed = next.reversed;
+    const dropped = count;
     count = total;
-    // Every thread drops the old levels before the next level's barrier lets thread 0 allocate.
-    collectGarbage();
+    // Every thread drops the old levels before the next level's barrier lets thread 0 allocate
+    // (all of them or none: the level sizes are shared).
+    collectGarbage(dropped * LEVEL_BYTES_PER_NODE);
   }
   // D = 1: the root is the only node of level D−1.
   const mask = childMask ?? Int32Array.of(full);
@@ -224,7 +227,7 @@ function buildTable(
   nodes = prevNodes = new Int32Array(0);
   suffixRank = new Uint32Array(0);
   oldestCol = new Uint8Array(0);
-  collectGarbage();
+  collectGarbage(count * LEVEL_BYTES_PER_NODE);
   team.barrier();
 
   // Pass 1 over this thread's share of level D−1: parents, and the sums the offsets need.
@@ -373,8 +376,9 @@ function stepTogether<V extends Uint16Array | Float64Array | Uint32Array>(
   const units = shape.steps + 2;
   // A shifted meeting row pairs the last vector with one from further back: kept aside.
   const keeps = keepsPairedVector(shape);
-  // The build's first-child index is garbage: freed in every thread before the vectors come.
-  collectGarbage();
+  // The build's first-child index (Int32 pairs per level D−1 node) is garbage: freed in every
+  // thread before the vectors come.
+  collectGarbage(8 * table.childMask.length);
   team.barrier();
   const [first, second, kept] = team.share(
     () =>

@@ -280,14 +280,15 @@ function buildWindowTable(n: number, depth: number, focus: readonly number[]): W
     reversed = nextReversed;
     prevNodes = nodes;
     nodes = next;
+    const dropped = count; // at most the level above `prevNodes`, which goes now
     count = total;
-    collectGarbage(); // the level above `prevNodes` before the next level is allocated
+    collectGarbage(dropped * LEVEL_BYTES_PER_NODE); // before the next level is allocated
   }
   // Only level D−1 is left (the caller allocates the count vectors next).
   nodes = prevNodes = new Int32Array(0);
   suffixRank = new Uint32Array(0);
   oldestCol = new Uint8Array(0);
-  collectGarbage();
+  collectGarbage(count * LEVEL_BYTES_PER_NODE);
 
   // Level D−1: each node's reversal's first child, in place, and the focus.
   const revFirst = reversed;
@@ -313,12 +314,21 @@ function buildWindowTable(n: number, depth: number, focus: readonly number[]): W
 let collector: (() => void) | undefined;
 
 /**
- * A full garbage collection, now. A dropped trie level is garbage, but a thread frees a buffer
- * only when it collects, by heuristics of its own: a team thread that allocates nothing may keep
- * every level it ever received until the end, and the table's last arrays or the count vectors
- * then sit beside the levels they replace, well above the peak that estimateCost promises.
+ * Below this, dropped levels are left to V8's own collector: a full collection costs
+ * milliseconds whatever the heap holds (five of them were most of N(12, 5)'s 45 ms), and levels
+ * that grow level by level leave at most about twice this uncollected.
  */
-export function collectGarbage(): void {
+const COLLECT_FROM_BYTES = 16 * 1024 ** 2;
+
+/**
+ * A full garbage collection, now, when `droppedBytes` (what just became garbage) is worth one.
+ * A dropped trie level is garbage, but a thread frees a buffer only when it collects, by
+ * heuristics of its own: a team thread that allocates nothing may keep every level it ever
+ * received until the end, and the table's last arrays or the count vectors then sit beside the
+ * levels they replace, well above the peak that estimateCost promises.
+ */
+export function collectGarbage(droppedBytes: number): void {
+  if (droppedBytes < COLLECT_FROM_BYTES) return;
   if (!collector) {
     setFlagsFromString('--expose-gc');
     collector = runInNewContext('gc') as () => void;
