@@ -217,12 +217,15 @@ export async function planSize(
   const storedDepths = await stored(n, 'primary');
   const storedChecks = options.verify ? await stored(n, 'check') : new Map();
   const children: FlowJobNode[] = [];
+  // The n's plan records are written side by side (one round trip, not one per count) and are
+  // all in the store before its flow is returned to be added.
+  const recording: Promise<void>[] = [];
   let jobs = 1;
   for (const plan of plans) {
     const { depth } = plan;
     const primary = storedDepths.has(depth)
       ? undefined
-      : await countNode(plan, store, retry, options.sweepId, queueBases(options));
+      : await countNode(plan, store, retry, options.sweepId, queueBases(options), recording);
     if (primary) jobs += primary.jobs;
     if (!options.verify || storedChecks.has(depth)) {
       if (primary) children.push(primary.node);
@@ -237,11 +240,13 @@ export async function planSize(
       retry,
       options.sweepId,
       queueBases(options),
+      recording,
       primary?.node,
     );
     children.push(check.node);
     jobs += check.jobs;
   }
+  await Promise.all(recording);
   const sumData: SumJobData = {
     sweepId: options.sweepId,
     n,
@@ -328,6 +333,8 @@ async function countNode(
   retry: JobsOptions,
   sweepId: string,
   bases: QueueBases | undefined,
+  /** Gets the write of this count's plan record, for the caller to await with the others. */
+  recording: Promise<void>[],
   under?: FlowJobNode,
 ): Promise<{ node: FlowJobNode; jobs: number }> {
   const queueOf = (planned: PlannedUnit): string =>
@@ -342,7 +349,10 @@ async function countNode(
   const id = check ? checkJobId(n, depth) : depthJobId(n, depth);
   const below = under ? [under] : [];
   const planId = planIdOfDepth(plan);
-  await recordPlan(plan, planId, store);
+  const recorded = recordPlan(plan, planId, store);
+  // Awaited with the rest of the n's plans; until then its failure is not yet unhandled.
+  recorded.catch(() => undefined);
+  recording.push(recorded);
   const only = plan.units[0];
   if (plan.units.length === 1 && only) {
     return {

@@ -14,10 +14,18 @@ export type ThreadReply =
 /** Progress messages are cheap but not free: at most one per interval. */
 const PROGRESS_INTERVAL_MS = 250;
 
+/**
+ * A unit estimated below this sends its first progress only after an interval, not at its
+ * first step: it is done before anyone could watch, and each report becomes a Redis write on
+ * the worker (two per unit were a tenth of a small sweep's commands). A longer unit says at
+ * once that it is counting.
+ */
+const QUIET_UNIT_SECONDS = 0.05;
+
 const port = parentPort;
 if (port) {
   port.on('message', ({ unit }: ThreadRequest) => {
-    let last = 0;
+    let last = unit.estimate.seconds < QUIET_UNIT_SECONDS ? Date.now() : 0;
     try {
       const value = countUnit(unit, (fraction) => {
         const now = Date.now();
