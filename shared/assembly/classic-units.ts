@@ -220,12 +220,14 @@ function sideRule(free: i32, above: i32): i32 {
 
 // The last nine rows: rowsK places row m − K + 1 and runs rowsK−1 inside its loop, inlined.
 // The enterK functions are where a branch that skipped rows (a two-row call) joins them.
-// Written out once per row on purpose, not as one shared function: each level's row and
-// distance are constants asc folds, and a call would save every live value (see the top).
-// One recursive rowsK(j, …) in their place took 1.25–1.4× the CPU time on Q(16).
+// One function per row on purpose, not one shared function: each level's row and distance
+// are constants asc folds, and a call would save every live value (see the top). One recursive
+// rowsK(j, …) in their place took 1.25–1.4× the CPU time on Q(16). Each is written once as a
+// template that the build repeats per row (unroll.mjs).
 
-function rows9(c: i32, l: i32, r: i32): void {
-  const y = m - 8;
+// unroll K = 9 … 3 {
+«K === 9 ? '' : '@inline '»function rows«K»(c: i32, l: i32, r: i32): void {
+  const y = m - «K - 1»;
   let free = freeOf(y, c, l, r);
   while (free != 0) {
     const bit = free & -free;
@@ -233,101 +235,12 @@ function rows9(c: i32, l: i32, r: i32): void {
     const c1 = c | bit;
     const l1 = (l | bit) << 1;
     const r1 = (r | bit) >>> 1;
-    if (!opens(8, c1, l1, r1)) continue;
+    if (!opens(«K - 1», c1, l1, r1)) continue;
     setRow(y, bit);
-    rows8(c1, l1, r1);
+    rows«K - 1»(c1, l1, r1);
   }
 }
-
-@inline function rows8(c: i32, l: i32, r: i32): void {
-  const y = m - 7;
-  let free = freeOf(y, c, l, r);
-  while (free != 0) {
-    const bit = free & -free;
-    free ^= bit;
-    const c1 = c | bit;
-    const l1 = (l | bit) << 1;
-    const r1 = (r | bit) >>> 1;
-    if (!opens(7, c1, l1, r1)) continue;
-    setRow(y, bit);
-    rows7(c1, l1, r1);
-  }
-}
-
-@inline function rows7(c: i32, l: i32, r: i32): void {
-  const y = m - 6;
-  let free = freeOf(y, c, l, r);
-  while (free != 0) {
-    const bit = free & -free;
-    free ^= bit;
-    const c1 = c | bit;
-    const l1 = (l | bit) << 1;
-    const r1 = (r | bit) >>> 1;
-    if (!opens(6, c1, l1, r1)) continue;
-    setRow(y, bit);
-    rows6(c1, l1, r1);
-  }
-}
-
-@inline function rows6(c: i32, l: i32, r: i32): void {
-  const y = m - 5;
-  let free = freeOf(y, c, l, r);
-  while (free != 0) {
-    const bit = free & -free;
-    free ^= bit;
-    const c1 = c | bit;
-    const l1 = (l | bit) << 1;
-    const r1 = (r | bit) >>> 1;
-    if (!opens(5, c1, l1, r1)) continue;
-    setRow(y, bit);
-    rows5(c1, l1, r1);
-  }
-}
-
-@inline function rows5(c: i32, l: i32, r: i32): void {
-  const y = m - 4;
-  let free = freeOf(y, c, l, r);
-  while (free != 0) {
-    const bit = free & -free;
-    free ^= bit;
-    const c1 = c | bit;
-    const l1 = (l | bit) << 1;
-    const r1 = (r | bit) >>> 1;
-    if (!opens(4, c1, l1, r1)) continue;
-    setRow(y, bit);
-    rows4(c1, l1, r1);
-  }
-}
-
-@inline function rows4(c: i32, l: i32, r: i32): void {
-  const y = m - 3;
-  let free = freeOf(y, c, l, r);
-  while (free != 0) {
-    const bit = free & -free;
-    free ^= bit;
-    const c1 = c | bit;
-    const l1 = (l | bit) << 1;
-    const r1 = (r | bit) >>> 1;
-    if (!opens(3, c1, l1, r1)) continue;
-    setRow(y, bit);
-    rows3(c1, l1, r1);
-  }
-}
-
-@inline function rows3(c: i32, l: i32, r: i32): void {
-  const y = m - 2;
-  let free = freeOf(y, c, l, r);
-  while (free != 0) {
-    const bit = free & -free;
-    free ^= bit;
-    const c1 = c | bit;
-    const l1 = (l | bit) << 1;
-    const r1 = (r | bit) >>> 1;
-    if (!opens(2, c1, l1, r1)) continue;
-    setRow(y, bit);
-    rows2(c1, l1, r1);
-  }
-}
+// }
 
 /** Rows m − 1 and m: each candidate of row m − 1 leaves row m one cell or none: the leaves. */
 @inline function rows2(c: i32, l: i32, r: i32): void {
@@ -349,33 +262,11 @@ function rows9(c: i32, l: i32, r: i32): void {
   }
 }
 
-function enter8(c: i32, l: i32, r: i32): void {
-  rows8(c, l, r);
+// unroll K = 8 … 2 {
+function enter«K»(c: i32, l: i32, r: i32): void {
+  rows«K»(c, l, r);
 }
-
-function enter7(c: i32, l: i32, r: i32): void {
-  rows7(c, l, r);
-}
-
-function enter6(c: i32, l: i32, r: i32): void {
-  rows6(c, l, r);
-}
-
-function enter5(c: i32, l: i32, r: i32): void {
-  rows5(c, l, r);
-}
-
-function enter4(c: i32, l: i32, r: i32): void {
-  rows4(c, l, r);
-}
-
-function enter3(c: i32, l: i32, r: i32): void {
-  rows3(c, l, r);
-}
-
-function enter2(c: i32, l: i32, r: i32): void {
-  rows2(c, l, r);
-}
+// }
 
 function column(r: i32): i32 {
   return load<i32>(BOARD + ((<usize>r) << 2));

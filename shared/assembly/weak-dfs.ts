@@ -131,15 +131,19 @@ export function search(only: i32): f64 {
   return <f64>downThenUp(next, c0, l0, r0, uc0, ul0, ur0, only);
 }
 
-// Upward phase: rows `row` down to 0 (see `up` in bitmask-dfs.ts); rows 6 … 1 run inlined.
-function up(row: i32, c: i32, l: i32, r: i32, only: i32): i64 {
-  if (row <= 6) return upShort(row, c, l, r, only);
+// A phase from row `row` on: up, rows `row` down to 0 (see `up` in bitmask-dfs.ts); down,
+// a prefix unit's rows `row` to n − 1. Its last six rows run inlined («P»Short); `left`
+// counts the phase's rows after this one.
+// unroll P = up, down; K = 1 … 1 {
+function «P»(row: i32, c: i32, l: i32, r: i32, only: i32): i64 {
+  const left = «P === 'up' ? 'row' : 'last - row'»;
+  if (left <= 6) return «P»Short(left, c, l, r, only);
   let free = ~(c | l | r) & only;
-  const expiring = hist(row + 2 * depth);
+  const expiring = hist(«P === 'up' ? 'row + 2 * depth' : 'row'»);
   const c1 = c ^ expiring;
   const l1 = l ^ (expiring << depth);
   const r1 = r ^ (expiring >>> depth);
-  const child = row - 1;
+  const child = row «P === 'up' ? '-' : '+'» 1;
   let total: i64 = 0;
   while (free != 0) {
     const bit = free & -free;
@@ -148,150 +152,35 @@ function up(row: i32, c: i32, l: i32, r: i32, only: i32): i64 {
     const c2 = c1 | bit;
     const l2 = (l1 | bit) << 1;
     const r2 = (r1 | bit) >>> 1;
-    total += child > 6 ? up(child, c2, l2, r2, -1) : up6(c2, l2, r2, -1);
+    total += left - 1 > 6 ? «P»(child, c2, l2, r2, -1) : «P»6(c2, l2, r2, -1);
   }
   return total;
 }
+// }
 
-function upShort(row: i32, c: i32, l: i32, r: i32, only: i32): i64 {
-  if (row == 6) return up6(c, l, r, only);
-  if (row == 5) return up5(c, l, r, only);
-  if (row == 4) return up4(c, l, r, only);
-  if (row == 3) return up3(c, l, r, only);
-  if (row == 2) return up2(c, l, r, only);
-  return up1(c, l, r, only);
+// The last rows of a phase: «P»Short(k, …) runs the phase's rows from its row k on inlined,
+// and «P»1 counts its last two rows without a loop (up: rows 1 and 0; down: rows last − 1 and
+// last). The upward phase's row K keeps its queen at history row K + depth and drops the one
+// at K + 2·depth; the downward phase's rows are counted from the last (row last − K).
+// unroll P = up, down; K = 1 … 1 {
+function «P»Short(k: i32, c: i32, l: i32, r: i32, only: i32): i64 {
+  «[6, 5, 4, 3, 2].map((j) => `if (k == ${j}) return ${P}${j}(c, l, r, only);`).join('\n  ')»
+  return «P»1(c, l, r, only);
 }
 
-// upK places row K (its loop inlined into upK+1's); up1 counts rows 1 and 0 without a loop.
-@inline function up1(c: i32, l: i32, r: i32, only: i32): i64 {
+@inline function «P»1(c: i32, l: i32, r: i32, only: i32): i64 {
   const free = ~(c | l | r) & only;
-  const expiring = hist(1 + 2 * depth);
+  const expiring = hist(«P === 'up' ? '1 + 2 * depth' : 'last - 1'»);
   return lastTwoRows(free, c ^ expiring, l ^ (expiring << depth), r ^ (expiring >>> depth));
 }
+// }
 
-@inline function up2(c: i32, l: i32, r: i32, only: i32): i64 {
+// «P»K places the phase's row K, its loop inlined into «P»K+1's.
+// unroll P = up, down; K = 2 … 6 {
+@inline function «P»«K»(c: i32, l: i32, r: i32, only: i32): i64 {
   let free = ~(c | l | r) & only;
-  const expiring = hist(2 + 2 * depth);
-  const c1 = c ^ expiring;
-  const l1 = l ^ (expiring << depth);
-  const r1 = r ^ (expiring >>> depth);
-  let total: i64 = 0;
-  while (free != 0) {
-    const bit = free & -free;
-    free ^= bit;
-    setHist(2 + depth, bit);
-    total += up1(c1 | bit, (l1 | bit) << 1, (r1 | bit) >>> 1, -1);
-  }
-  return total;
-}
-
-@inline function up3(c: i32, l: i32, r: i32, only: i32): i64 {
-  let free = ~(c | l | r) & only;
-  const expiring = hist(3 + 2 * depth);
-  const c1 = c ^ expiring;
-  const l1 = l ^ (expiring << depth);
-  const r1 = r ^ (expiring >>> depth);
-  let total: i64 = 0;
-  while (free != 0) {
-    const bit = free & -free;
-    free ^= bit;
-    setHist(3 + depth, bit);
-    total += up2(c1 | bit, (l1 | bit) << 1, (r1 | bit) >>> 1, -1);
-  }
-  return total;
-}
-
-@inline function up4(c: i32, l: i32, r: i32, only: i32): i64 {
-  let free = ~(c | l | r) & only;
-  const expiring = hist(4 + 2 * depth);
-  const c1 = c ^ expiring;
-  const l1 = l ^ (expiring << depth);
-  const r1 = r ^ (expiring >>> depth);
-  let total: i64 = 0;
-  while (free != 0) {
-    const bit = free & -free;
-    free ^= bit;
-    setHist(4 + depth, bit);
-    total += up3(c1 | bit, (l1 | bit) << 1, (r1 | bit) >>> 1, -1);
-  }
-  return total;
-}
-
-@inline function up5(c: i32, l: i32, r: i32, only: i32): i64 {
-  let free = ~(c | l | r) & only;
-  const expiring = hist(5 + 2 * depth);
-  const c1 = c ^ expiring;
-  const l1 = l ^ (expiring << depth);
-  const r1 = r ^ (expiring >>> depth);
-  let total: i64 = 0;
-  while (free != 0) {
-    const bit = free & -free;
-    free ^= bit;
-    setHist(5 + depth, bit);
-    total += up4(c1 | bit, (l1 | bit) << 1, (r1 | bit) >>> 1, -1);
-  }
-  return total;
-}
-
-@inline function up6(c: i32, l: i32, r: i32, only: i32): i64 {
-  let free = ~(c | l | r) & only;
-  const expiring = hist(6 + 2 * depth);
-  const c1 = c ^ expiring;
-  const l1 = l ^ (expiring << depth);
-  const r1 = r ^ (expiring >>> depth);
-  let total: i64 = 0;
-  while (free != 0) {
-    const bit = free & -free;
-    free ^= bit;
-    setHist(6 + depth, bit);
-    total += up5(c1 | bit, (l1 | bit) << 1, (r1 | bit) >>> 1, -1);
-  }
-  return total;
-}
-
-// Downward phase of a prefix unit: rows `row` to n − 1; the last rows from n − 7 run inlined.
-function down(row: i32, c: i32, l: i32, r: i32, only: i32): i64 {
-  const left = last - row;
-  if (left <= 6) return downShort(left, c, l, r, only);
-  let free = ~(c | l | r) & only;
-  const expiring = hist(row);
-  const c1 = c ^ expiring;
-  const l1 = l ^ (expiring << depth);
-  const r1 = r ^ (expiring >>> depth);
-  const child = row + 1;
-  let total: i64 = 0;
-  while (free != 0) {
-    const bit = free & -free;
-    free ^= bit;
-    setHist(row + depth, bit);
-    const c2 = c1 | bit;
-    const l2 = (l1 | bit) << 1;
-    const r2 = (r1 | bit) >>> 1;
-    total += left - 1 > 6 ? down(child, c2, l2, r2, -1) : down6(c2, l2, r2, -1);
-  }
-  return total;
-}
-
-function downShort(left: i32, c: i32, l: i32, r: i32, only: i32): i64 {
-  if (left == 6) return down6(c, l, r, only);
-  if (left == 5) return down5(c, l, r, only);
-  if (left == 4) return down4(c, l, r, only);
-  if (left == 3) return down3(c, l, r, only);
-  if (left == 2) return down2(c, l, r, only);
-  return down1(c, l, r, only);
-}
-
-// downK places row n − 1 − K; down1 counts the last two rows without a loop.
-@inline function down1(c: i32, l: i32, r: i32, only: i32): i64 {
-  const free = ~(c | l | r) & only;
-  const expiring = hist(last - 1);
-  return lastTwoRows(free, c ^ expiring, l ^ (expiring << depth), r ^ (expiring >>> depth));
-}
-
-@inline function down2(c: i32, l: i32, r: i32, only: i32): i64 {
-  let free = ~(c | l | r) & only;
-  const row = last - 2;
-  const expiring = hist(row);
+  const row = «P === 'up' ? K : `last - ${K}`»;
+  const expiring = hist(«P === 'up' ? 'row + 2 * depth' : 'row'»);
   const c1 = c ^ expiring;
   const l1 = l ^ (expiring << depth);
   const r1 = r ^ (expiring >>> depth);
@@ -300,78 +189,11 @@ function downShort(left: i32, c: i32, l: i32, r: i32, only: i32): i64 {
     const bit = free & -free;
     free ^= bit;
     setHist(row + depth, bit);
-    total += down1(c1 | bit, (l1 | bit) << 1, (r1 | bit) >>> 1, -1);
+    total += «P»«K - 1»(c1 | bit, (l1 | bit) << 1, (r1 | bit) >>> 1, -1);
   }
   return total;
 }
-
-@inline function down3(c: i32, l: i32, r: i32, only: i32): i64 {
-  let free = ~(c | l | r) & only;
-  const row = last - 3;
-  const expiring = hist(row);
-  const c1 = c ^ expiring;
-  const l1 = l ^ (expiring << depth);
-  const r1 = r ^ (expiring >>> depth);
-  let total: i64 = 0;
-  while (free != 0) {
-    const bit = free & -free;
-    free ^= bit;
-    setHist(row + depth, bit);
-    total += down2(c1 | bit, (l1 | bit) << 1, (r1 | bit) >>> 1, -1);
-  }
-  return total;
-}
-
-@inline function down4(c: i32, l: i32, r: i32, only: i32): i64 {
-  let free = ~(c | l | r) & only;
-  const row = last - 4;
-  const expiring = hist(row);
-  const c1 = c ^ expiring;
-  const l1 = l ^ (expiring << depth);
-  const r1 = r ^ (expiring >>> depth);
-  let total: i64 = 0;
-  while (free != 0) {
-    const bit = free & -free;
-    free ^= bit;
-    setHist(row + depth, bit);
-    total += down3(c1 | bit, (l1 | bit) << 1, (r1 | bit) >>> 1, -1);
-  }
-  return total;
-}
-
-@inline function down5(c: i32, l: i32, r: i32, only: i32): i64 {
-  let free = ~(c | l | r) & only;
-  const row = last - 5;
-  const expiring = hist(row);
-  const c1 = c ^ expiring;
-  const l1 = l ^ (expiring << depth);
-  const r1 = r ^ (expiring >>> depth);
-  let total: i64 = 0;
-  while (free != 0) {
-    const bit = free & -free;
-    free ^= bit;
-    setHist(row + depth, bit);
-    total += down4(c1 | bit, (l1 | bit) << 1, (r1 | bit) >>> 1, -1);
-  }
-  return total;
-}
-
-@inline function down6(c: i32, l: i32, r: i32, only: i32): i64 {
-  let free = ~(c | l | r) & only;
-  const row = last - 6;
-  const expiring = hist(row);
-  const c1 = c ^ expiring;
-  const l1 = l ^ (expiring << depth);
-  const r1 = r ^ (expiring >>> depth);
-  let total: i64 = 0;
-  while (free != 0) {
-    const bit = free & -free;
-    free ^= bit;
-    setHist(row + depth, bit);
-    total += down5(c1 | bit, (l1 | bit) << 1, (r1 | bit) >>> 1, -1);
-  }
-  return total;
-}
+// }
 
 // Downward phase of a middle unit, carrying the masks for row from − 1 (see bitmask-dfs.ts).
 function downThenUp(
