@@ -130,7 +130,7 @@ describe.skipIf(unavailable !== undefined)('when the pipeline runs on a Redis Cl
     const env = clusterEnv(prefix);
     startWorkers(prefix);
     try {
-      const follower = runWq(['sweep', '1-15', '--wait', '--json'], env);
+      const follower = runWq(['sweep', '1-16', '--wait', '--json'], env);
       let followerEnded = false;
       void follower.then(() => (followerEnded = true));
       const watcher = new PipelineClient(
@@ -138,13 +138,13 @@ describe.skipIf(unavailable !== undefined)('when the pipeline runs on a Redis Cl
       );
       try {
         await until(
-          'part of n = 15 to be stored',
+          'part of n = 16 to be stored',
           async () => {
-            // n = 15 (seconds of work on two workers, where n = 13 now takes a fraction of one), so
-            // that the sweep is still running when the master dies, on a quiet machine too.
-            let n15 = 0;
-            for (let d = 0; d < 15; d++) n15 += await watcher.store.unitCount(15, d);
-            return n15 >= 2;
+            // n = 16 (about 25 core-seconds, ten or more on two workers; n = 15 now takes one or
+            // two), so that the sweep is still running when the master dies, on a quiet machine too.
+            let n16 = 0;
+            for (let d = 0; d < 16; d++) n16 += await watcher.store.unitCount(16, d);
+            return n16 >= 2;
           },
           120_000,
           100,
@@ -157,7 +157,7 @@ describe.skipIf(unavailable !== undefined)('when the pipeline runs on a Redis Cl
       // asynchronous; one lagging behind would lose the newest writes, as a real one would).
       expect(await cluster.syncReplica(master, `${prefix}:replica-sync`)).toBe(1);
       await cluster.kill(master);
-      // Mid-sweep: n = 15 was not finished when its master died.
+      // Mid-sweep: n = 16 was not finished when its master died.
       expect(followerEnded).toBe(false);
       // A replica is promoted: the slot is served by another process.
       await until('a replica to take over', async () => {
@@ -167,12 +167,12 @@ describe.skipIf(unavailable !== undefined)('when the pipeline runs on a Redis Cl
 
       const run = await follower;
       expect(run.code, run.stderr).toBe(0);
-      expect(sumLines(run.stdout)).toEqual(range(1, 15).map((n) => [n, KNOWN_S[n - 1]]));
+      expect(sumLines(run.stdout)).toEqual(range(1, 16).map((n) => [n, KNOWN_S[n - 1]]));
       expect(workers.every((w) => w.exitCode === null && w.signalCode === null)).toBe(true);
 
-      const results = await runWq(['results', '1-15', '--json'], env);
+      const results = await runWq(['results', '1-16', '--json'], env);
       expect(results.code, results.stderr).toBe(0);
-      expect(sumLines(results.stdout)).toEqual(range(1, 15).map((n) => [n, KNOWN_S[n - 1]]));
+      expect(sumLines(results.stdout)).toEqual(range(1, 16).map((n) => [n, KNOWN_S[n - 1]]));
     } finally {
       await stopWorkers(workers);
     }
