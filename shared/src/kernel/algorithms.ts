@@ -303,10 +303,8 @@ function wholeBoardDfsSeconds(n: number, depth: number): number {
   const key = n * 64 + depth;
   let seconds = wholeBoardMemo.get(key);
   if (seconds === undefined) {
-    const from = middleStart(n);
-    const order: number[] = [];
-    for (let row = from; row < n; row++) order.push(row);
-    for (let row = from - 1; row >= 0; row--) order.push(row);
+    // The DFS's order with no row fixed: down from the middle row, then up.
+    const order = rowsOutFrom(n, middleStart(n), middleStart(n));
     const tree = estimateUnitTree(n, depth, new Int32Array(n).fill(-1), order, WHOLE_BOARD_PROBES);
     seconds = (tree.nodes / MIRROR_IMAGES) * COST_PER_OPERATION.dfs;
     if (wholeBoardMemo.size >= MAX_MEMO) wholeBoardMemo.clear();
@@ -371,7 +369,11 @@ function transferWithinWindowLimit(n: number, depth: number): boolean {
 /** The free rows in the order the DFS fills them: down from the fixed run, then up. */
 function searchOrder(n: number, prefix: readonly number[], middle: readonly number[]): number[] {
   const from = middle.length > 0 ? middleStart(n) : 0;
-  const next = from + (middle.length > 0 ? middle.length : prefix.length);
+  return rowsOutFrom(n, from, from + (middle.length > 0 ? middle.length : prefix.length));
+}
+
+/** Rows `next` … n − 1, then `from` − 1 down to 0: a search's order around a fixed run. */
+function rowsOutFrom(n: number, from: number, next: number): number[] {
   const order: number[] = [];
   for (let row = next; row < n; row++) order.push(row);
   for (let row = from - 1; row >= 0; row--) order.push(row);
