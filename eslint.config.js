@@ -13,6 +13,8 @@ export default tseslint.config(
       'eslint.config.js',
       // AssemblyScript (i32, load, store): compiled by asc, outside every TypeScript project.
       'shared/assembly/**',
+      // Build steps in plain Node (bundling), outside every TypeScript project as well.
+      'shared/build/**',
       '**/bin/*.js',
     ],
   },

@@ -1,8 +1,9 @@
 // GET /metrics: prom-client's registry (process metrics, unit durations and throughput seen on
 // the queue events, worker gauges from heartbeats) followed by BullMQ's own export per queue.
-import { QueueEvents, type Queue } from 'bullmq';
+import type { Queue, QueueEvents } from 'bullmq';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import {
+  bullmq,
   type CountQueues,
   createRedis,
   fulfilsWithin,
@@ -133,7 +134,7 @@ export class DashboardMetrics {
       this.clusterClients.push(client);
     }
     const connection = client ?? redisOptions(config, 'worker');
-    const events = new QueueEvents(name, { connection, prefix: this.options.config.prefix });
+    const events = new bullmq.QueueEvents(name, { connection, prefix: this.options.config.prefix });
     events.on('completed', ({ returnvalue }) => this.completed(name, returnvalue));
     events.on('failed', () => this.jobsFailed.inc({ queue: name }));
     events.on('error', (err) => this.options.logger.debug({ err }, 'queue events error'));

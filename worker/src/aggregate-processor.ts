@@ -1,7 +1,7 @@
 // The `aggregate` queue's processor: N(n, D) from its units (`depth`) and S(n) from every D
 // (`sum`). Every value comes from the result store, checked against the recorded plan
 // (stored-counts.ts); a child's return value is never read, so a forged child changes nothing.
-import { type Job, UnrecoverableError } from 'bullmq';
+import type { Job, UnrecoverableError } from 'bullmq';
 import {
   checkJobId,
   type CompletionRecord,
@@ -17,6 +17,7 @@ import {
   type VerifiedResult,
 } from '@weak-queens/shared/contracts';
 import {
+  bullmq,
   countFromStore,
   type Logger,
   type ResultStore,
@@ -38,7 +39,7 @@ export function createAggregateProcessor(deps: AggregateProcessorDeps) {
     try {
       if (job.name === JOB_NAMES.depth) return await sumUnits(job, deps);
       if (job.name === JOB_NAMES.sum) return await sumDepths(job, deps);
-      throw new UnrecoverableError(
+      throw new bullmq.UnrecoverableError(
         `job name: "${job.name}" is not allowed; expected "${JOB_NAMES.depth}" or "${JOB_NAMES.sum}"`,
       );
     } catch (err) {
@@ -185,7 +186,7 @@ async function sumDepths(
       );
     const message = `S(${n}) not published: ${reasons.join('; ')}`;
     logger.error({ n, mismatches: wrong }, message);
-    throw new UnrecoverableError(message);
+    throw new bullmq.UnrecoverableError(message);
   }
 
   const record: CompletionRecord = {
@@ -229,5 +230,5 @@ function asMismatch(
 }
 
 function inconsistent(reason: string): UnrecoverableError {
-  return new UnrecoverableError(`children: ${reason}`);
+  return new bullmq.UnrecoverableError(`children: ${reason}`);
 }

@@ -2,14 +2,19 @@
 // batch of them in turn, on a classic thread and stores each unit's subtotals with its class; a
 // `classic-sum` (aggregate queue) adds every unit, each exactly once, compares the sampled
 // second counts, and publishes Q(n) and the class count only when they agree.
-import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
+import type { Job } from 'bullmq';
 import {
   type ClassicRun,
   type ClassicThreads,
   type ClassicUnit,
   parseClassicUnitKey,
 } from '@weak-queens/shared/kernel';
-import { type ClassicResultStore, type Logger, type WorkerInfo } from '@weak-queens/shared/client';
+import {
+  bullmq,
+  type ClassicResultStore,
+  type Logger,
+  type WorkerInfo,
+} from '@weak-queens/shared/client';
 import {
   type ClassicResult,
   type ClassicUnitJobData,
@@ -52,13 +57,13 @@ export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
 
   const unitOf = (n: number, key: string): ClassicUnit => {
     const unit = parseClassicUnitKey(n, key);
-    if (!unit) throw new UnrecoverableError(`classic unit job.unit: ${key} is no unit`);
+    if (!unit) throw new bullmq.UnrecoverableError(`classic unit job.unit: ${key} is no unit`);
     return unit;
   };
 
   const storeUnit = async (result: ClassicUnitResult, log: Logger): Promise<void> => {
     if ((await store.putUnit(result)) === 'conflict') {
-      throw new UnrecoverableError(
+      throw new bullmq.UnrecoverableError(
         `classic unit ${result.unit} of Q(${result.n}) counted ${result.boards} boards, ` +
           `${result.classes} classes, but the result store holds other subtotals; both kept`,
       );
@@ -124,13 +129,13 @@ export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
       ) {
         deferrals.set(String(job.id), deferred + 1);
         await job.moveToDelayed(Date.now() + DEFER_MS, token);
-        throw new DelayedError();
+        throw new bullmq.DelayedError();
       }
       deferrals.delete(String(job.id));
       const [result] = await countUnits(data, [data.unit], log);
       return result as ClassicUnitResult;
     } catch (err) {
-      if (err instanceof DelayedError) throw err;
+      if (err instanceof bullmq.DelayedError) throw err;
       log.warn({ err }, 'classic unit failed');
       throw asJobFailure(err);
     }
@@ -149,7 +154,7 @@ export function createClassicSumProcessor(
       const units = await store.units(data.n);
       const missing = data.unitKeys.filter((k) => !units.has(k));
       if (missing.length > 0) {
-        throw new UnrecoverableError(
+        throw new bullmq.UnrecoverableError(
           `children: units ${missing.slice(0, 5).join(', ')} of Q(${data.n}) have no result`,
         );
       }
@@ -157,9 +162,10 @@ export function createClassicSumProcessor(
       for (const key of data.checkKeys ?? []) {
         const first = units.get(key) as ClassicUnitResult;
         const second = checks.get(key) as ClassicUnitResult | undefined;
-        if (!second) throw new UnrecoverableError(`children: second count of ${key} is missing`);
+        if (!second)
+          throw new bullmq.UnrecoverableError(`children: second count of ${key} is missing`);
         if (first.boards !== second.boards || first.classes !== second.classes) {
-          throw new UnrecoverableError(
+          throw new bullmq.UnrecoverableError(
             `unit ${key} of Q(${data.n}): ${first.method} counted ${first.boards} boards and ` +
               `${first.classes} classes on ${first.worker}, ${second.method} ${second.boards} and ` +
               `${second.classes} on ${second.worker}; Q(${data.n}) is not published`,

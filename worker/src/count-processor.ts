@@ -1,6 +1,6 @@
 // The `count` queue's processor: validates the unit, skips it when the result store already
 // has it, runs the kernel on a pool thread, stores the result and returns it.
-import { DelayedError, type Job, UnrecoverableError, WaitingError } from 'bullmq';
+import type { Job } from 'bullmq';
 import {
   CHECK_MEET_SHIFT,
   estimateBytes,
@@ -10,7 +10,7 @@ import {
   type KernelRun,
   type WorkUnit,
 } from '@weak-queens/shared/kernel';
-import { type Logger, type ResultStore, type WorkerInfo } from '@weak-queens/shared/client';
+import { bullmq, type Logger, type ResultStore, type WorkerInfo } from '@weak-queens/shared/client';
 import {
   type MemoryBudget,
   parseUnitJobData,
@@ -67,12 +67,12 @@ export function createCountProcessor(deps: CountProcessorDeps) {
         ? refusal
         : `unit ${key} of N(${data.n}, ${data.depth}) is not in recorded plan ${data.planId}`;
       log.warn({ n: data.n, depth: data.depth, unit: key, reason }, 'unplanned unit refused');
-      throw new UnrecoverableError(`unit job: ${reason}; only planned units are counted`);
+      throw new bullmq.UnrecoverableError(`unit job: ${reason}; only planned units are counted`);
     }
     // The second count of a verified (n, D) as one unit runs after the first (its child).
     const first = check && data.whole ? await firstCount(data.n, data.depth, store) : undefined;
     if (check && data.whole && !first) {
-      throw new UnrecoverableError(
+      throw new bullmq.UnrecoverableError(
         `children: the first count of N(${data.n}, ${data.depth}) has no value`,
       );
     }
@@ -105,7 +105,7 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       ) {
         deferrals.set(String(job.id), deferred + 1);
         await job.moveToDelayed(Date.now() + DEFER_MS, token);
-        throw new DelayedError();
+        throw new bullmq.DelayedError();
       }
       deferrals.delete(String(job.id));
     }
@@ -138,7 +138,7 @@ export function createCountProcessor(deps: CountProcessorDeps) {
     const capName = transfer ? 'WQ_WORKER_MEMORY' : 'WQ_SLOT_MEMORY';
     if (bytes > capBytes && data.part) {
       // A part is only a transfer's: the DFS cannot count a share of its pairing.
-      throw new UnrecoverableError(
+      throw new bullmq.UnrecoverableError(
         `unit ${key} of N(${data.n}, ${data.depth}) needs ${bytes} bytes, above this worker's ` +
           `${capName} (${capBytes}), and a transfer part has no DFS to fall ` +
           `back on; start a worker that can hold it, or wq replan the sweep`,
@@ -185,7 +185,7 @@ export function createCountProcessor(deps: CountProcessorDeps) {
         // Back to `wait` without spending an attempt; another worker takes it from the start.
         await job.moveToWait(token);
         log.info('unit handed back');
-        throw new WaitingError();
+        throw new bullmq.WaitingError();
       }
       log.warn({ err }, 'unit failed');
       throw asJobFailure(err);
@@ -212,7 +212,7 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       ...(algorithm !== data.algorithm ? {} : { modelSeconds }),
     };
     if ((await store.putUnit(result)) === 'conflict') {
-      throw new UnrecoverableError(
+      throw new bullmq.UnrecoverableError(
         `unit ${key} of N(${data.n}, ${data.depth}) counted ${result.value}, but the result ` +
           `store holds another value for it; both are kept as a disagreement ` +
           `(wq verify ${data.n} --repair counts it again)`,

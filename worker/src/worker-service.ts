@@ -2,8 +2,9 @@
 // hold, and `aggregate`), the kernel thread pool, heartbeats, and a graceful close that lets
 // active units finish within a bound and hands the rest back.
 import { createRequire } from 'node:module';
-import { MetricsTime, type Processor, Worker, type WorkerOptions } from 'bullmq';
+import type { Processor, Worker, WorkerOptions } from 'bullmq';
 import {
+  bullmq,
   bullConnection,
   ClassicResultStore,
   createRedis,
@@ -98,7 +99,7 @@ export class WorkerService {
     this.registry = new SweepRegistry(this.redis, config.prefix);
     const connection = bullConnection(config, 'worker', this.redis);
     // metrics: per-minute completed/failed counts, which the dashboard's /metrics exports.
-    const metrics = { maxDataPoints: MetricsTime.ONE_WEEK };
+    const metrics = { maxDataPoints: bullmq.MetricsTime.ONE_WEEK };
     // A dead or cut-off worker's jobs are put back once their lock lapses (stall detection).
     const stalls = {
       lockDuration: config.lockMs,
@@ -130,7 +131,7 @@ export class WorkerService {
     // many at once in all (a unit fetched while every slot is busy waits for one, its lock held).
     this.countOptions = { ...common, ...stalls, concurrency };
     this.addCountWorker(QUEUE_NAMES.count);
-    this.aggregateWorker = new Worker(
+    this.aggregateWorker = new bullmq.Worker(
       QUEUE_NAMES.aggregate,
       routeByProblem(
         createAggregateProcessor({
@@ -154,7 +155,7 @@ export class WorkerService {
   }
 
   private addCountWorker(queue: string): Worker {
-    const worker = new Worker(queue, this.countProcessor, this.countOptions);
+    const worker = new bullmq.Worker(queue, this.countProcessor, this.countOptions);
     this.watchErrors(worker, queue);
     // Shown by `wq status`: which units this worker holds right now.
     worker.on('active', (job) => this.active.set(String(job.id), Date.now()));

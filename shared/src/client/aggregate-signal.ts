@@ -3,7 +3,8 @@
 // of the last result up to a poll interval (250 ms) late, which is a tenth of a Q(16). The
 // poll stays the fallback: an event missed (a reconnect, a cluster, the stream trimmed) only
 // costs the interval.
-import { QueueEvents } from 'bullmq';
+import type { QueueEvents } from 'bullmq';
+import { bullmq } from './redis-libraries.js';
 import { QUEUE_NAMES, type WqConfig } from '../contracts/index.js';
 import { redisOptions } from './connection.js';
 import { fulfilsWithin } from './fulfils-within.js';
@@ -21,7 +22,7 @@ export class AggregateSignal {
   constructor(config: WqConfig) {
     // A cluster client would need its own blocking connection per node: there, polls only.
     if (config.clusterNodes !== undefined) return;
-    this.events = new QueueEvents(QUEUE_NAMES.aggregate, {
+    this.events = new bullmq.QueueEvents(QUEUE_NAMES.aggregate, {
       connection: redisOptions(config, 'worker'),
       prefix: config.prefix,
     });

@@ -1,6 +1,7 @@
 // Redis connections with the settings BullMQ requires for each role, and which errors mean that
 // Redis is away for now rather than a real answer.
-import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
+import type { Cluster, ClusterOptions, Redis, RedisOptions } from 'ioredis';
+import { ioredis } from './redis-libraries.js';
 import type { ConnectionOptions } from 'bullmq';
 import type { WqConfig } from '../contracts/config.js';
 
@@ -41,8 +42,8 @@ export function workerRetryDelay(times: number): number {
 
 export function createRedis(config: WqConfig, role: ConnectionRole): RedisClient {
   const nodes = config.clusterNodes;
-  if (nodes === undefined) return new Redis(redisOptions(config, role));
-  return new Cluster(
+  if (nodes === undefined) return new ioredis.Redis(redisOptions(config, role));
+  return new ioredis.Cluster(
     nodes.map(({ host, port }) => ({ host, port })),
     clusterOptions(config, role),
   );

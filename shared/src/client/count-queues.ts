@@ -1,6 +1,7 @@
 // The count queues a client reads and writes: `count` and the memory-class queues producers
 // have used (listed in Redis, see `countClassesKey`), each opened once, when first needed.
-import { Queue, type QueueOptions } from 'bullmq';
+import type { Queue, QueueOptions } from 'bullmq';
+import { bullmq } from './redis-libraries.js';
 import type { RedisClient } from './connection.js';
 import {
   countClassesKey,
@@ -26,7 +27,7 @@ export class CountQueues {
       if (countQueueClass(name) === undefined) {
         throw new Error(`count queue: ${name} is not "count" nor a class queue such as count@2GiB`);
       }
-      queue = new Queue(name, this.options);
+      queue = new bullmq.Queue(name, this.options);
       this.onOpen(queue);
       this.opened.set(name, queue);
     }

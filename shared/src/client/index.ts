@@ -94,6 +94,7 @@ export { OutageRider, type OutageRiderOptions, outageReason } from './outage-rid
 export { freePort } from './free-port.js';
 export { fulfilsWithin } from './fulfils-within.js';
 export { createLogger, type Logger, type LoggerOptions } from './logger.js';
+export { bullmq } from './redis-libraries.js';
 export {
   exportResults,
   importResults,

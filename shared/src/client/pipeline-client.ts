@@ -2,7 +2,8 @@
 // retry. It talks to Redis only (queues and the result store), never to workers directly.
 // A thin facade: each job is its own module (sweep-submitter, sweep-control with
 // flow-cleanup, recount, sweep-watcher) over the connection and stores opened here.
-import { FlowProducer, Queue } from 'bullmq';
+import type { FlowProducer, Queue } from 'bullmq';
+import { bullmq } from './redis-libraries.js';
 import type { RedisClient } from './connection.js';
 import {
   type Calibration,
@@ -104,9 +105,9 @@ export class PipelineClient {
     };
     this.queues = {
       count: new CountQueues(this.redis, queueOptions, (queue) => queue.on('error', remember)),
-      aggregate: new Queue(QUEUE_NAMES.aggregate, queueOptions),
+      aggregate: new bullmq.Queue(QUEUE_NAMES.aggregate, queueOptions),
     };
-    this.flows = new FlowProducer(options);
+    this.flows = new bullmq.FlowProducer(options);
     this.redis.on('error', remember);
     this.queues.aggregate.on('error', remember);
     this.flows.on('error', remember);

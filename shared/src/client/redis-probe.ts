@@ -1,7 +1,8 @@
 // Whether the Redis that REDIS_URL names can be used: reachable, speaking the Redis protocol, and
 // holding the database the URL asks for. Left to itself ioredis reconnects forever to a port that
 // is not Redis, and when SELECT fails it only emits an event and carries on in database 0.
-import { Cluster, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { ioredis } from './redis-libraries.js';
 import {
   InvalidInputError,
   isTransientReply,
@@ -33,7 +34,7 @@ async function probeNode(
   timeoutMs: number,
 ): Promise<void> {
   const db = node === undefined ? config.redis.db : 0;
-  const redis = new Redis({
+  const redis = new ioredis.Redis({
     ...redisOptions(config, 'producer'),
     ...(node === undefined ? {} : { host: node.host, port: node.port }),
     // Selected by hand below, so that a refusal is an answer and not a silent database 0.
@@ -74,7 +75,7 @@ async function probeNode(
  */
 async function probeCluster(config: WqConfig, timeoutMs: number): Promise<void> {
   const options = clusterOptions(config, 'producer');
-  const cluster = new Cluster(
+  const cluster = new ioredis.Cluster(
     (config.clusterNodes ?? []).map(({ host, port }) => ({ host, port })),
     {
       ...options,
