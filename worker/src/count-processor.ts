@@ -59,7 +59,10 @@ export function createCountProcessor(deps: CountProcessorDeps) {
     const key = unitKey(data.prefix, middle, data.part);
     const check = data.role === 'check';
     // Only a unit the producer planned is counted, as planned: a job added by hand (or by a
-    // buggy client) with a valid shape never becomes a result.
+    // buggy client) with a valid shape never becomes a result. Whether it is stored already is
+    // read meanwhile (a tiny unit's job is mostly such round trips), used only once it passed.
+    const storedRead = store.unit(data.n, data.depth, key, data.role);
+    storedRead.catch(() => undefined);
     const planned = await store.plannedUnit(data.n, data.depth, data.planId, key);
     const refusal = planned && refuseAgainstPlan(data, planned.header, planned.unit.weight);
     if (!planned || refusal) {
@@ -86,10 +89,11 @@ export function createCountProcessor(deps: CountProcessorDeps) {
             check: wholeDepth(result),
           }
         : result;
-    const stored = await store.unit(data.n, data.depth, key, data.role);
+    const stored = await storedRead;
     if (stored) {
       log.info({ n: data.n, depth: data.depth, unit: key }, 'unit already in the result store');
-      // A worker killed between the two writes below left the unit without its N(n, D).
+      // Its N(n, D) may be missing beside it (a store from before the two were one write, or
+      // one edited by hand): written again.
       if (data.whole) await store.putDepth({ ...wholeDepth(stored), planId: data.planId });
       return answer(stored);
     }
@@ -174,7 +178,9 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       });
     };
 
-    await store.noteUnitStart();
+    // Written while the kernel runs: the counter need not be in Redis before the count starts.
+    const noted = store.noteUnitStart();
+    noted.catch(() => undefined);
     const startedAt = Date.now();
     const started = performance.now();
     let run: KernelRun;
@@ -190,6 +196,9 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       log.warn({ err }, 'unit failed');
       throw asJobFailure(err);
     }
+    // A counter Redis refused (out of memory, say) fails the job as before, without a line of
+    // its own: the worker's error back-off says it once.
+    await noted;
     const result: UnitResult = {
       kind: 'unit',
       n: data.n,
@@ -211,15 +220,16 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       // model seconds come from the recorded plan, not from the job.
       ...(algorithm !== data.algorithm ? {} : { modelSeconds }),
     };
-    if ((await store.putUnit(result)) === 'conflict') {
+    // A unit that is its whole (n, D) writes N(n, D) in the same step.
+    if ((await store.putUnit(result, data.whole ? wholeDepth(result) : undefined)) === 'conflict') {
       throw new bullmq.UnrecoverableError(
         `unit ${key} of N(${data.n}, ${data.depth}) counted ${result.value}, but the result ` +
           `store holds another value for it; both are kept as a disagreement ` +
           `(wq verify ${data.n} --repair counts it again)`,
       );
     }
-    if (data.whole) await store.putDepth(wholeDepth(result));
-    await job.updateProgress(100);
+    // No last progress report of 100 %: progress is read of active jobs only, and this one
+    // completes now (it was one more script per job, most of a tiny unit's cost).
     log.info(
       { n: data.n, depth: data.depth, unit: key, role: data.role, seconds: result.seconds },
       'unit counted',

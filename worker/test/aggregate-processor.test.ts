@@ -1,9 +1,9 @@
 // The aggregate processor on its own: real BullMQ jobs in a private Redis, the parts already in
 // the result store (as when a sweep is planned over stored results), and the sums checked
 // against the published references.
-import { UnrecoverableError } from 'bullmq';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '@weak-queens/shared/client';
+// The BullMQ the worker throws with (the client's bundled one), not another copy.
+import { bullmq, createLogger } from '@weak-queens/shared/client';
 import {
   type DepthResult,
   depthJobId,
@@ -80,7 +80,7 @@ describe('when the aggregate processor sums parts', () => {
     }
     const job = await sumJob(5);
     const refused = processor(job);
-    await expect(refused).rejects.toBeInstanceOf(UnrecoverableError);
+    await expect(refused).rejects.toBeInstanceOf(bullmq.UnrecoverableError);
     await expect(refused).rejects.toThrow(
       'S(5) not published: N(5, 4): dfs counted 11, the reference OEIS A000170 is 10',
     );
@@ -170,7 +170,7 @@ describe('when the aggregate processor sums parts', () => {
   it('refuses a job that is neither a depth nor a sum', async () => {
     const job = await fixture.queue.add('average', { sweepId: 's-test', n: 4 });
     const refused = processor(job);
-    await expect(refused).rejects.toBeInstanceOf(UnrecoverableError);
+    await expect(refused).rejects.toBeInstanceOf(bullmq.UnrecoverableError);
     await expect(refused).rejects.toThrow(
       'job name: "average" is not allowed; expected "depth" or "sum"',
     );

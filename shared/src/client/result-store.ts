@@ -26,7 +26,7 @@ import {
   corruptCalibration,
 } from '../contracts/calibration.js';
 
-import { PUT_UNIT } from './put-unit-script.js';
+import { PUT_UNIT, PUT_UNIT_SEEN } from './put-unit-script.js';
 import { PlanRecords } from './plan-records.js';
 import {
   parseStoredProgress,
@@ -43,6 +43,10 @@ export type { StoredSize } from './stored-progress.js';
 
 /** How a unit's result met the store. */
 export type PutUnitOutcome = 'stored' | 'duplicate' | 'conflict';
+
+function putUnitOutcome(reply: unknown): PutUnitOutcome {
+  return reply === 1 ? 'stored' : reply === 2 ? 'duplicate' : 'conflict';
+}
 
 /** Largest model seconds one unit may add to the calibration sums (a day on one core). */
 const MAX_CALIBRATING_SECONDS = 86_400;
@@ -138,43 +142,31 @@ export class ResultStore extends KeyedStore<StoreKeys> {
 
   /**
    * Stores a unit's result. The first time a unit is stored, its measured and estimated seconds
-   * also go into the calibration sums (one script, so a unit delivered twice counts once).
+   * also go into the calibration sums (one script, so a unit delivered twice counts once). With
+   * `depth` (a unit that is its whole (n, D)), N(n, D) is written in the same step unless the
+   * unit's count conflicts with the stored one.
    */
-  async putUnit(counted: UnitResult): Promise<PutUnitOutcome> {
-    let result = counted;
-    const role: Role = result.role === 'check' ? 'check' : 'primary';
+  async putUnit(counted: UnitResult, depth?: DepthResult): Promise<PutUnitOutcome> {
+    const role: Role = counted.role === 'check' ? 'check' : 'primary';
     const units =
       role === 'check'
-        ? this.keys.checkUnits(result.n, result.depth)
-        : this.keys.units(result.n, result.depth);
-    // Only plausible pairs calibrate: one absurd value would skew every later plan for good.
-    const calibrates =
-      result.modelSeconds !== undefined &&
-      result.modelSeconds >= CALIBRATION_MIN_MODEL_SECONDS &&
-      result.modelSeconds <= MAX_CALIBRATING_SECONDS &&
-      result.seconds <= MAX_CALIBRATING_SECONDS;
-    result = this.#sealUnit(result);
-    const existing = await this.redis.hget(units, result.unit);
-    const untrusted = existing !== null && !this.#readsAsTrusted(existing);
-    const storedWorker = existing === null ? '' : storedField(existing, 'worker');
-    const disagreement: Disagreement = {
-      n: result.n,
-      depth: result.depth,
-      role,
-      unit: result.unit,
-      stored: existing === null ? '' : storedField(existing, 'value'),
-      storedWorker,
-      counted: result.value,
-      countedWorker: result.worker,
-      at: new Date().toISOString(),
-    };
-    const outcome = await this.redis.eval(
-      PUT_UNIT,
-      4,
+        ? this.keys.checkUnits(counted.n, counted.depth)
+        : this.keys.units(counted.n, counted.depth);
+    const keys = [
       units,
       this.keys.calibration,
       this.keys.disagreements,
       this.keys.counters,
+      role === 'check' ? this.keys.checkDepths(counted.n) : this.keys.depths(counted.n),
+    ];
+    // Only plausible pairs calibrate: one absurd value would skew every later plan for good.
+    const calibrates =
+      counted.modelSeconds !== undefined &&
+      counted.modelSeconds >= CALIBRATION_MIN_MODEL_SECONDS &&
+      counted.modelSeconds <= MAX_CALIBRATING_SECONDS &&
+      counted.seconds <= MAX_CALIBRATING_SECONDS;
+    const result = this.#sealUnit(counted);
+    const write = [
       result.unit,
       JSON.stringify(result),
       calibrates ? result.algorithm : '',
@@ -182,14 +174,51 @@ export class ResultStore extends KeyedStore<StoreKeys> {
       String(result.seconds),
       result.value,
       disagreementField(result.n, result.depth, role, result.unit),
+    ];
+    const depthWrite = depth
+      ? [String(depth.depth), JSON.stringify(this.#sealDepth(depth))]
+      : ['', ''];
+    // A unit is almost always new: written in one round trip. Only when one is stored already
+    // does the script write nothing and ask for the stored record to be judged here first.
+    const unread = await this.redis.eval(
+      PUT_UNIT,
+      keys.length,
+      ...keys,
+      ...write,
+      '',
+      '',
+      '',
+      ...depthWrite,
+    );
+    if (unread !== PUT_UNIT_SEEN) return putUnitOutcome(unread);
+    const existing = await this.redis.hget(units, result.unit);
+    const untrusted = existing !== null && !this.#readsAsTrusted(existing);
+    const disagreement: Disagreement = {
+      n: result.n,
+      depth: result.depth,
+      role,
+      unit: result.unit,
+      stored: existing === null ? '' : storedField(existing, 'value'),
+      storedWorker: existing === null ? '' : storedField(existing, 'worker'),
+      counted: result.value,
+      countedWorker: result.worker,
+      at: new Date().toISOString(),
+    };
+    const outcome = await this.redis.eval(
+      PUT_UNIT,
+      keys.length,
+      ...keys,
+      ...write,
       JSON.stringify(disagreement),
       untrusted && existing !== null ? existing : '',
       JSON.stringify({
         ...disagreement,
         reason: 'an unverified import held this value; the count replaced it',
       }),
+      ...depthWrite,
+      'read',
     );
-    return outcome === 1 ? 'stored' : outcome === 2 ? 'duplicate' : 'conflict';
+    return putUnitOutcome(outcome);
   }
 
   /** True when a stored unit record reads as a result (schema, not unverified, MAC). */

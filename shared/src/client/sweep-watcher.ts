@@ -3,6 +3,7 @@
 // out Redis restarts.
 import { countQueueClass, type UnitJobData } from '../contracts/index.js';
 import type { Problem } from './problems/problem.js';
+import { problemOf } from './problems/index.js';
 import { AggregateSignal } from './aggregate-signal.js';
 import type { FlowCleanup } from './flow-cleanup.js';
 import { OutageRider } from './outage-rider.js';
@@ -116,8 +117,13 @@ export class SweepWatcher {
       ...(options.onReconnect ? { onRecovered: options.onReconnect } : {}),
     });
     const pause = (ms: number): Promise<void> => signal.sleep(ms);
+    const intervalMs = options.intervalMs ?? 250;
+    // Whether the last wait ended early because every result was in: if the full read then
+    // disagrees, the next wait is a whole interval (no loop of early reads).
+    let endedEarly = false;
     for (;;) {
       const progress = await rider.run(() => this.progress(sweepId, { eta: true }), pause);
+      const readAt = performance.now();
       options.onProgress?.(progress);
       if (progress.done === progress.total) return progress;
       const broken = progress.sizes.find((s) => s.state === 'failed' || s.state === 'cancelled');
@@ -130,7 +136,35 @@ export class SweepWatcher {
             : 'its jobs were removed (cancelled)',
         );
       }
-      await signal.sleep(options.intervalMs ?? 250);
+      endedEarly = await this.nextRead(progress, readAt, intervalMs, signal, !endedEarly);
+    }
+  }
+
+  /**
+   * Waits for the next full progress read: an interval after the last one, or sooner once every
+   * n has its result. Each finished sum wakes it, but in between it asks only that (one command):
+   * a full read is a dozen, and a sweep of small n finishes a sum every few milliseconds, on
+   * the cores its workers need. A failed sum is seen at the next full read. True when it ended
+   * early; with `early` false it waits the whole interval.
+   */
+  private async nextRead(
+    last: SweepProgress,
+    readAt: number,
+    intervalMs: number,
+    signal: AggregateSignal,
+    early: boolean,
+  ): Promise<boolean> {
+    const { sweep } = last;
+    for (;;) {
+      const left = intervalMs - (performance.now() - readAt);
+      if (left <= 0) return false;
+      await signal.sleep(left);
+      if (!early || performance.now() - readAt >= intervalMs) continue;
+      const results = await problemOf(sweep)
+        .results(this.parts, sweep.ns)
+        .catch(() => undefined);
+      // Unknown (Redis away) reads in full, where the outage is ridden out and reported.
+      if (!results || sweep.ns.every((n) => results.has(n))) return true;
     }
   }
 
