@@ -27,6 +27,9 @@ export async function countFromStore(
   algorithm?: Algorithm,
 ): Promise<StoredCount> {
   const refuse = (reason: string): StoredCount => ({ ok: false, reason });
+  // Both read at once; the units only count once the plan has passed.
+  const unitsRead = store.units(n, depth, role);
+  unitsRead.catch(() => undefined);
   const plan = await store.plan(n, depth, planId);
   if (!plan) {
     return refuse(
@@ -49,7 +52,7 @@ export async function countFromStore(
       );
     }
   }
-  const stored = await store.units(n, depth, role);
+  const stored = await unitsRead;
   const missing: string[] = [];
   const units: UnitResult[] = [];
   for (const [key, planned] of plan.units) {
