@@ -161,11 +161,19 @@ export class SweepSubmitter {
     // in a circle), and held to the end.
     const locks = new SubmitLock(this.parts.redis, this.parts.store.keys, sweepId);
     const releases: (() => Promise<void>)[] = [];
+    // Whether each n is queued already, read for all at once: one round trip, not one per n
+    // (read again where another submitter holds an n's lock).
+    const queued = new Map(
+      plan.flows
+        .filter((p) => p.flow)
+        .map((p) => [p.n, this.cleanup.isQueued(problem.sumJobId(p.n))] as const),
+    );
+    for (const read of queued.values()) read.catch(() => undefined);
     try {
       for (const planned of [...plan.flows].sort((a, b) => a.n - b.n)) {
         await this.addFlow(
           problem,
-          { planned, recount: plan.recount },
+          { planned, recount: plan.recount, queued: queued.get(planned.n) },
           sizes,
           { locks, releases, onQueued, landed },
           async (adding) => {
@@ -184,7 +192,16 @@ export class SweepSubmitter {
   /** One n of `addFlows`; `adding` is given the add when it starts one. */
   private async addFlow(
     problem: Problem,
-    { planned, recount }: { readonly planned: PlannedFlow; readonly recount: boolean },
+    {
+      planned,
+      recount,
+      queued,
+    }: {
+      readonly planned: PlannedFlow;
+      readonly recount: boolean;
+      /** Whether its sum job was waiting or running when the submission began. */
+      readonly queued?: Promise<boolean>;
+    },
     sizes: SizeOutcome[],
     held: {
       readonly locks: SubmitLock;
@@ -206,9 +223,11 @@ export class SweepSubmitter {
     if (!planned.flow) return handled('stored');
     // Already in the queues (a retry after an interrupted submission finds most n so): nothing
     // to add, so no lock to wait for (that of a submitter that died lapses only after a minute).
-    if (await this.cleanup.isQueued(sumId)) return handled('queued');
+    if (await (queued ?? this.cleanup.isQueued(sumId))) return handled('queued');
     let release = await held.locks.tryAcquire(n);
     if (release === undefined) {
+      // Another submitter may have added it since the read above.
+      if (await this.cleanup.isQueued(sumId)) return handled('queued');
       // Another submitter holds n: what is in flight lands (and is recorded) before the wait.
       await held.landed();
       release = await held.locks.acquire([n]);
@@ -220,8 +239,11 @@ export class SweepSubmitter {
     // it goes, with what is left of its flow, and the n is planned afresh.
     // Planned before this submitter held the lock: another one may have finished n since
     // (a recount counts a stored n on purpose).
-    if (!recount && (await problem.results(this.parts, [n])).has(n)) return handled('stored');
-    const state = await this.parts.queues.aggregate.getJobState(sumId);
+    const [stored, state] = await Promise.all([
+      recount ? false : problem.results(this.parts, [n]).then((results) => results.has(n)),
+      this.parts.queues.aggregate.getJobState(sumId),
+    ]);
+    if (stored) return handled('stored');
     if (state !== 'unknown' && !(await this.cleanup.removeIfFinished(sumId, state))) {
       return handled('queued');
     }

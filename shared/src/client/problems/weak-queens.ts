@@ -87,11 +87,14 @@ async function planWeak(
         }
       : {}),
   });
-  const plans: PlannedSize[] = [];
   const estimates: Record<string, number> = {};
-  for (const n of ns) {
-    const fraction = CLUSTER_PLAN_SHARE + ((1 - CLUSTER_PLAN_SHARE) * plans.length) / ns.length;
-    options.onPlanning?.({ what: `recording the plan of n = ${n}`, fraction });
+  // The n are recorded side by side: their reads and writes share round trips.
+  let recorded = 0;
+  options.onPlanning?.({
+    what: `recording the plans of ${ns.length} n`,
+    fraction: CLUSTER_PLAN_SHARE,
+  });
+  const record = async (n: number): Promise<PlannedSize> => {
     const planned = await planSize(n, parts.store, {
       sweepId: options.sweepId,
       targetSeconds,
@@ -104,9 +107,13 @@ async function planWeak(
       verify: (options.verify ?? false) || (options.audit ?? false),
       audit: options.audit ?? false,
     });
-    estimates[n] = planned.estimateSeconds;
-    plans.push(planned);
-  }
+    recorded += 1;
+    const fraction = CLUSTER_PLAN_SHARE + ((1 - CLUSTER_PLAN_SHARE) * recorded) / ns.length;
+    options.onPlanning?.({ what: `recorded the plan of n = ${n}`, fraction });
+    return planned;
+  };
+  const plans = await Promise.all(ns.map(record));
+  for (const planned of plans) estimates[planned.n] = planned.estimateSeconds;
   return {
     flows: plans,
     record: {
