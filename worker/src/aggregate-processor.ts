@@ -126,7 +126,7 @@ async function sumDepths(
     // Every D's units are read side by side (two reads each): the sum of the largest n is the
     // last job of a sweep, and n in a row would be its whole time.
     const recounted = await Promise.all(
-      Array.from({ length: n }, (_, d) => {
+      Array.from({ length: n }, async (_, d) => {
         const planId = stored.get(d)?.planId;
         return planId === undefined ? undefined : countFromStore(store, n, d, role, planId);
       }),
