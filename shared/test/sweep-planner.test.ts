@@ -19,18 +19,28 @@ describe('when expected seconds become queue priorities', () => {
     expect(unitPriority(1e9)).toBe(1);
     expect(unitPriority(1e6)).toBe(1);
     expect(unitPriority(1)).toBe(600_001);
-    expect(unitPriority(0.001)).toBe(900_001);
+    expect(unitPriority(0.01)).toBe(800_001);
+    // Below 10 ms, one priority: such units go in the order they were added.
+    expect(unitPriority(0.001)).toBe(800_001);
+    expect(unitPriority(1e-9)).toBe(800_001);
     expect(unitPriority(0)).toBe(PRIORITY_LIMIT);
     expect(unitPriority(Number.NaN)).toBe(PRIORITY_LIMIT);
     expect(unitPriority(2)).toBeLessThan(unitPriority(1.9));
   });
 
   it('orders the units of a split (n, D) by their estimates', () => {
-    const plan = planDepth(12, 9, { ...defaults, targetSeconds: 0.0002 }, 'dfs');
+    // 56 units of 37–154 ms.
+    const plan = planDepth(16, 10, { ...defaults, targetSeconds: 0.5 }, 'dfs');
     expect(plan.units.length).toBeGreaterThan(6);
     const byCost = [...plan.units].sort((a, b) => b.estimateSeconds - a.estimateSeconds);
     const byPriority = [...plan.units].sort((a, b) => a.priority - b.priority);
     expect(byPriority.map((u) => u.estimateSeconds)).toEqual(byCost.map((u) => u.estimateSeconds));
+  });
+
+  it('gives units under 10 ms one priority, so they go in the order they were planned', () => {
+    const plan = planDepth(12, 9, { ...defaults, targetSeconds: 0.0002 }, 'dfs');
+    expect(plan.units.length).toBeGreaterThan(6);
+    expect(new Set(plan.units.map((u) => u.priority))).toEqual(new Set([unitPriority(0.01)]));
   });
 });
 

@@ -1,4 +1,5 @@
-// Queue priorities from expected seconds: the most expensive unit is taken first.
+// Queue priorities from expected seconds: the most expensive unit is taken first, down to
+// units below FIFO_BELOW_SECONDS, which share one priority and go in the order they came.
 //
 // BullMQ takes the lowest number first; 1 is the highest priority and 2^21 − 1 the lowest
 // (0 means "no priority" and would run before every prioritized job). Costs span many orders of
@@ -9,9 +10,19 @@ export const PRIORITY_LIMIT = 2 ** 21 - 1;
 const PRIORITY_PER_DECADE = 100_000;
 const LOG10_MAX_SECONDS = 6;
 
+/**
+ * Below this a unit's count costs less than its job (about 6 ms of worker CPU), so ordering such
+ * units by their cost buys nothing; taken in the order they were added (ascending n), each small
+ * n completes, and its sum job runs, while the larger units count. Ranked by cost, the smallest n
+ * came last and their sums were a sweep's tail: `wq sweep 1-12` took 639 ms against 586 ms
+ * (means of 12 alternating runs, twice).
+ */
+const FIFO_BELOW_SECONDS = 0.01;
+
 export function unitPriority(seconds: number): number {
   // Nothing to go by (0, NaN): last.
-  const log = Math.log10(seconds > 0 ? seconds : Number.MIN_VALUE);
+  if (!(seconds > 0)) return PRIORITY_LIMIT;
+  const log = Math.log10(Math.max(seconds, FIFO_BELOW_SECONDS));
   const steps = Math.round((LOG10_MAX_SECONDS - log) * PRIORITY_PER_DECADE);
   return Math.min(PRIORITY_LIMIT, Math.max(1, 1 + steps));
 }
