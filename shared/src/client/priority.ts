@@ -14,8 +14,7 @@ const LOG10_MAX_SECONDS = 6;
  * Below this a unit's count costs less than its job (about 6 ms of worker CPU), so ordering such
  * units by their cost buys nothing; taken in the order they were added (ascending n), each small
  * n completes, and its sum job runs, while the larger units count. Ranked by cost, the smallest n
- * came last and their sums were a sweep's tail: `wq sweep 1-12` took 639 ms against 586 ms
- * (means of 12 alternating runs, twice).
+ * came last and their sums were a sweep's tail (measured in docs/costs.md).
  */
 const FIFO_BELOW_SECONDS = 0.01;
 
