@@ -268,17 +268,12 @@ export function topUnitEstimates(
   n: number,
   depth: number,
 ): readonly (UnitRows & { readonly seconds: number })[] {
-  const key = n * 64 + depth;
-  let units = topUnitMemo.get(key);
-  if (!units) {
-    units = topUnits(n, depth).map((u) => ({
+  return memoized(topUnitMemo, n, depth, () =>
+    topUnits(n, depth).map((u) => ({
       ...u,
       seconds: estimateCost('dfs', n, depth, u.prefix, u.middle).seconds,
-    }));
-    if (topUnitMemo.size >= MAX_MEMO) topUnitMemo.clear();
-    topUnitMemo.set(key, units);
-  }
-  return units;
+    })),
+  );
 }
 
 /**
@@ -311,29 +306,18 @@ const PILOT_ENOUGH_DFS_SECONDS = 0.005;
 
 /** The whole-(n, D) DFS's seconds from one probe run over the whole board, once per (n, D). */
 function wholeBoardDfsSeconds(n: number, depth: number): number {
-  const key = n * 64 + depth;
-  let seconds = wholeBoardMemo.get(key);
-  if (seconds === undefined) {
+  return memoized(wholeBoardMemo, n, depth, () => {
     const pilot = wholeBoardPilotSeconds(n, depth);
-    seconds =
-      pilot < PILOT_ENOUGH_DFS_SECONDS
-        ? pilot
-        : wholeBoardProbeSeconds(n, depth, WHOLE_BOARD_PROBES);
-    if (wholeBoardMemo.size >= MAX_MEMO) wholeBoardMemo.clear();
-    wholeBoardMemo.set(key, seconds);
-  }
-  return seconds;
+    return pilot < PILOT_ENOUGH_DFS_SECONDS
+      ? pilot
+      : wholeBoardProbeSeconds(n, depth, WHOLE_BOARD_PROBES);
+  });
 }
 
 function wholeBoardPilotSeconds(n: number, depth: number): number {
-  const key = n * 64 + depth;
-  let seconds = wholeBoardPilotMemo.get(key);
-  if (seconds === undefined) {
-    seconds = wholeBoardProbeSeconds(n, depth, PILOT_PROBES);
-    if (wholeBoardPilotMemo.size >= MAX_MEMO) wholeBoardPilotMemo.clear();
-    wholeBoardPilotMemo.set(key, seconds);
-  }
-  return seconds;
+  return memoized(wholeBoardPilotMemo, n, depth, () =>
+    wholeBoardProbeSeconds(n, depth, PILOT_PROBES),
+  );
 }
 
 function wholeBoardProbeSeconds(n: number, depth: number, probes: number): number {
@@ -365,6 +349,21 @@ const wholeBoardMemo = new Map<number, number>();
 const wholeBoardPilotMemo = new Map<number, number>();
 
 const MAX_MEMO = 256;
+
+/**
+ * Per (n, D), worked out once and kept: the estimates are seeded, so the same every time. A map
+ * is cleared past MAX_MEMO entries (a long-lived process plans many boards).
+ */
+function memoized<T>(memo: Map<number, T>, n: number, depth: number, compute: () => T): T {
+  const key = n * 64 + depth;
+  let value = memo.get(key);
+  if (value === undefined) {
+    value = compute();
+    if (memo.size >= MAX_MEMO) memo.clear();
+    memo.set(key, value);
+  }
+  return value;
+}
 const topUnitMemo = new Map<number, readonly (UnitRows & { readonly seconds: number })[]>();
 
 /**
@@ -373,14 +372,7 @@ const topUnitMemo = new Map<number, readonly (UnitRows & { readonly seconds: num
  * cluster plan and a worker checking each transfer unit's memory all ask for them.
  */
 function windowTreeLevels(n: number, depth: number): Readonly<Float64Array> {
-  const key = n * 64 + depth;
-  let levels = windowLevelMemo.get(key);
-  if (!levels) {
-    levels = estimateTree(n, n - 1, [], 512, depth).levels;
-    if (windowLevelMemo.size >= MAX_MEMO) windowLevelMemo.clear();
-    windowLevelMemo.set(key, levels);
-  }
-  return levels;
+  return memoized(windowLevelMemo, n, depth, () => estimateTree(n, n - 1, [], 512, depth).levels);
 }
 
 const windowLevelMemo = new Map<number, Float64Array>();
