@@ -11,6 +11,7 @@ import {
   planIdOf,
   QUEUE_NAMES,
   type UnitResult,
+  wholeDepth,
 } from '@weak-queens/shared/contracts';
 import { createCountProcessor } from '../dist/count-processor.js';
 import { processorFixture } from './processor-fixture.js';
@@ -133,5 +134,46 @@ describe('when the count processor takes a unit job', () => {
     await expect(refused).rejects.toThrow(
       'unit job.n: 40 is not allowed; expected an integer from 1 to 32',
     );
+  });
+});
+
+describe('when a unit is stored with its N(n, D) in one step', () => {
+  const fixture = processorFixture(QUEUE_NAMES.count, '{put-unit}');
+  const counted = (value: string, worker: string): UnitResult => ({
+    kind: 'unit',
+    n: 9,
+    depth: 8,
+    unit: '*',
+    value,
+    algorithm: 'dfs',
+    seconds: 0.01,
+    worker,
+    sweepId: 's-test',
+    startedAt: 0,
+    slot: 0,
+    estimateSeconds: 0.01,
+    weight: 1,
+    planId: 'abcdef012345',
+  });
+
+  it('writes both when new and when counted again alike, neither over another value', async () => {
+    const { store } = fixture;
+    const first = counted('352', 'w-one');
+    expect(await store.putUnit(first, wholeDepth(first))).toBe('stored');
+    expect((await store.depths(9)).get(8)?.value).toBe('352');
+    await store.forgetDepths(9, [{ depth: 8, role: 'primary' }]);
+    // The same value again (a job delivered twice): the unit stays, N(n, D) is written again.
+    const again = counted('352', 'w-two');
+    expect(await store.putUnit(again, wholeDepth(again))).toBe('duplicate');
+    expect((await store.depths(9)).get(8)?.value).toBe('352');
+    // Another value: refused, kept aside, and neither the unit nor N(n, D) changes.
+    const wrong = counted('353', 'w-three');
+    expect(await store.putUnit(wrong, wholeDepth(wrong))).toBe('conflict');
+    expect((await store.unit(9, 8, '*'))?.value).toBe('352');
+    expect((await store.depths(9)).get(8)?.value).toBe('352');
+    expect((await store.disagreements()).map((d) => [d.stored, d.counted])).toEqual([
+      ['352', '353'],
+    ]);
+    expect((await store.counters()).duplicates).toBe(1);
   });
 });
