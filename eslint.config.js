@@ -15,6 +15,7 @@ export default tseslint.config(
       'shared/assembly/**',
       // Build steps in plain Node (bundling), outside every TypeScript project as well.
       'shared/build/**',
+      'producer/build/**',
       '**/bin/*.js',
     ],
   },

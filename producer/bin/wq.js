@@ -1,3 +1,3 @@
 #!/usr/bin/env node
-// The `wq` command; the code lives in dist/ after `npm run build`.
-import '../dist/cli/main.js';
+// The `wq` command; the code lives in dist/bundle/ after `npm run build` (build/bundle-cli.mjs).
+import '../dist/bundle/wq.js';
