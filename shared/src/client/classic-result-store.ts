@@ -187,6 +187,11 @@ export class ClassicResultStore extends KeyedStore<ClassicStoreKeys> {
     return new Map([...out].sort(([a], [b]) => a - b));
   }
 
+  /** Whether every n has a result stored, unchecked (see holdsEvery). */
+  resultsStored(ns: readonly number[]): Promise<boolean> {
+    return this.holdsEvery(this.keys.results, ns);
+  }
+
   /** Results and stored unit counts of `ns`, in one round trip. */
   async progress(ns: readonly number[]): Promise<Map<number, StoredClassicSize>> {
     const out = new Map<number, StoredClassicSize>();

@@ -394,6 +394,11 @@ export class ResultStore extends KeyedStore<StoreKeys> {
     return found;
   }
 
+  /** Whether every n has an S(n) stored, unchecked (see holdsEvery). */
+  sumsStored(ns: readonly number[]): Promise<boolean> {
+    return this.holdsEvery(this.keys.sums, ns);
+  }
+
   /**
    * The n that have an S(n) or a record stored at all, whether or not it holds (`wq verify`
    * recounts those whose S(n) does not).

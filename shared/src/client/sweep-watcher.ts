@@ -160,11 +160,13 @@ export class SweepWatcher {
       if (left <= 0) return false;
       await signal.sleep(left);
       if (!early || performance.now() - readAt >= intervalMs) continue;
-      const results = await problemOf(sweep)
-        .results(this.parts, sweep.ns)
-        .catch(() => undefined);
-      // Unknown (Redis away) reads in full, where the outage is ridden out and reported.
-      if (!results || sweep.ns.every((n) => results.has(n))) return true;
+      // Every value there, unchecked: the full read checks them (and one that does not hold
+      // makes the next wait a whole interval). Unknown (Redis away) reads in full, where the
+      // outage is ridden out and reported.
+      const stored = await problemOf(sweep)
+        .resultsStored(this.parts, sweep.ns)
+        .catch(() => true);
+      if (stored) return true;
     }
   }
 

@@ -45,6 +45,7 @@ export const classic: Problem<ClassicResult> = {
     };
   },
   results: (parts, ns) => parts.classic.results(ns),
+  resultsStored: (parts, ns) => parts.classic.resultsStored(ns),
   countedUnits: async (parts, n) => (await parts.classic.units(n)).size,
   resubmitOptions: (sweep) => ({
     sweepId: sweep.id,

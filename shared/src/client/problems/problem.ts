@@ -95,6 +95,8 @@ export interface Problem<Result = unknown> {
   plan(parts: PipelineParts, ns: readonly number[], context: PlanContext): Promise<ProblemPlan>;
   /** The stored results of these n (absent where none holds). */
   results(parts: PipelineParts, ns: readonly number[]): Promise<Map<number, Result>>;
+  /** Whether every n has a result stored, unchecked: one command, a hint to read `results`. */
+  resultsStored(parts: PipelineParts, ns: readonly number[]): Promise<boolean>;
   /** Units of n counted so far (first counts). */
   countedUnits(parts: PipelineParts, n: number): Promise<number>;
   /** How a sweep of it is submitted again under its id (`wq retry`, `wq replan`). */

@@ -31,6 +31,7 @@ export const weakQueens: Problem<string> = {
   sumJobId,
   plan: planWeak,
   results: (parts, ns) => parts.store.sums(ns),
+  resultsStored: (parts, ns) => parts.store.sumsStored(ns),
   async countedUnits(parts, n) {
     let counted = 0;
     for (let depth = 0; depth < n; depth++) counted += await parts.store.unitCount(n, depth);
