@@ -8,12 +8,25 @@ const cluster = await LocalCluster.start({ workers: 2, concurrency: 1 });
 try {
   const started = performance.now();
   const submission = await cluster.client.submitClassic([n]);
-  const results = await cluster.client.waitForClassic([n], { sweepId: submission.sweepId, pollMs: 200 });
+  const results = await cluster.client.waitForClassic([n], {
+    sweepId: submission.sweepId,
+    pollMs: 200,
+  });
   const seconds = (performance.now() - started) / 1000;
   const r = results.get(n);
-  console.log(JSON.stringify({ n, Q: r?.Q, unique: r?.unique, seconds, coreSeconds: r?.seconds, units: r?.units,
-    oeisQ: CLASSIC_QUEENS[n - 1], oeisUnique: UNIQUE_QUEENS[n - 1],
-    agrees: r?.Q === CLASSIC_QUEENS[n - 1] && r?.unique === UNIQUE_QUEENS[n - 1] }));
+  console.log(
+    JSON.stringify({
+      n,
+      Q: r?.Q,
+      unique: r?.unique,
+      seconds,
+      coreSeconds: r?.seconds,
+      units: r?.units,
+      oeisQ: CLASSIC_QUEENS[n - 1],
+      oeisUnique: UNIQUE_QUEENS[n - 1],
+      agrees: r?.Q === CLASSIC_QUEENS[n - 1] && r?.unique === UNIQUE_QUEENS[n - 1],
+    }),
+  );
 } finally {
   await cluster.stop();
 }
