@@ -383,8 +383,7 @@ export class ResultStore extends KeyedStore<StoreKeys> {
   async sums(ns: readonly number[]): Promise<Map<number, string>> {
     const found = new Map<number, string>();
     if (ns.length === 0) return found;
-    const values = await this.redis.hmget(this.keys.sums, ...ns.map(String));
-    const records = await this.redis.hmget(this.keys.records, ...ns.map(String));
+    const [values, records] = await this.#sumsWithRecords(ns);
     for (const [i, n] of ns.entries()) {
       const value = values[i];
       if (isDecimal(value) && (await this.#sumHolds(n, value, records[i] ?? null))) {
@@ -405,9 +404,17 @@ export class ResultStore extends KeyedStore<StoreKeys> {
    */
   async storedSizes(ns: readonly number[]): Promise<number[]> {
     if (ns.length === 0) return [];
-    const values = await this.redis.hmget(this.keys.sums, ...ns.map(String));
-    const records = await this.redis.hmget(this.keys.records, ...ns.map(String));
+    const [values, records] = await this.#sumsWithRecords(ns);
     return ns.filter((_, i) => values[i] != null || records[i] != null);
+  }
+
+  /** The stored S(n) and records of these n, read side by side (one round trip). */
+  #sumsWithRecords(ns: readonly number[]): Promise<[(string | null)[], (string | null)[]]> {
+    const fields = ns.map(String);
+    return Promise.all([
+      this.redis.hmget(this.keys.sums, ...fields),
+      this.redis.hmget(this.keys.records, ...fields),
+    ]);
   }
 
   /**
