@@ -345,8 +345,10 @@ function dfsSecondsAtLeast(n: number, depth: number): number {
   return wholeBoardPilotSeconds(n, depth) / 4;
 }
 
+// The per-(n, D) estimates, each kept by `memoized` (the window tree's map is with it below).
 const wholeBoardMemo = new Map<number, number>();
 const wholeBoardPilotMemo = new Map<number, number>();
+const topUnitMemo = new Map<number, readonly (UnitRows & { readonly seconds: number })[]>();
 
 const MAX_MEMO = 256;
 
@@ -364,7 +366,6 @@ function memoized<T>(memo: Map<number, T>, n: number, depth: number, compute: ()
   }
   return value;
 }
-const topUnitMemo = new Map<number, readonly (UnitRows & { readonly seconds: number })[]>();
 
 /**
  * Windows are ordinary-queens placements of D rows: levels 0 … D of the n-queens tree, probed
