@@ -223,3 +223,29 @@ describe('when a wrong N(n, D) is written straight into the result store', () =>
     ).toEqual(expect.arrayContaining([[10, 4, '#N']]));
   });
 });
+
+describe('when a wrong S(n) is written while `--wait` follows its sweep', () => {
+  it('does not end the wait: it ends once the sweep has published every S(n), exactly', async () => {
+    const p = open('forged-while-waiting');
+    const r = new Redis(p.url);
+    p.defer(() => r.disconnect());
+    // No worker yet: both flows wait in the queues.
+    const { sweep } = await p.client.submit([8, 11]);
+    // A value for S(11) without a record: between two full reads, a finished sum only asks
+    // whether every S(n) has a value, and this one does.
+    await r.hset(storeKeys(p.prefix).sums, '11', '1');
+    const waiting = p.client.waitFor(sweep.id, { intervalMs: 1000 });
+    p.startWorkers(1);
+    const progress = await waiting;
+    expect(progress.sizes.map((s) => [s.n, s.state])).toEqual([
+      [8, 'done'],
+      [11, 'done'],
+    ]);
+    expect(await p.client.store.sums([8, 11])).toEqual(
+      new Map([
+        [8, KNOWN_S[7]],
+        [11, KNOWN_S[10]],
+      ]),
+    );
+  });
+});
