@@ -1,5 +1,6 @@
 // Submission: plans a sweep for the cluster there is, records it, and adds one flow per n that
 // is neither stored nor queued (taking each n's submit lock, so two submitters add it once).
+import type { FlowJob } from 'bullmq';
 import { type Problem as ProblemId } from '../contracts/index.js';
 import type { SweepRecord, WorkerInfo } from './sweep-registry.js';
 import { type UnitRouting, unitRouting } from './unit-routing.js';
@@ -35,6 +36,13 @@ export interface SweepSubmission {
  * whose submitter died reads as interrupted this long after.
  */
 const SUBMITTING_TTL_MS = 6000;
+
+/**
+ * The most jobs a submission adds in one transaction (`addAllAtOnce`): a sweep of n ≤ 13 plans
+ * a few hundred; a larger one goes n by n, two flows in flight, so that neither this process
+ * nor Redis holds the whole sweep's jobs at once.
+ */
+const BULK_JOBS = 2000;
 
 export class SweepSubmitter {
   constructor(
@@ -88,10 +96,11 @@ export class SweepSubmitter {
     }, SUBMITTING_TTL_MS / 3);
     lease.unref();
     try {
-      await this.addFlows(problem, id, plan, sizes, async (n) => {
-        queued.push(n);
+      await this.addFlows(problem, id, plan, sizes, async (landed) => {
+        queued.push(...landed);
         await this.parts.registry.save(record());
-        options.onPlanning?.({ what: `queued n = ${n}, ${queued.length} of ${ns.length} n` });
+        const what = landed.length === 1 ? `n = ${landed[0]}` : `${landed.length} n`;
+        options.onPlanning?.({ what: `queued ${what}, ${queued.length} of ${ns.length} n` });
       });
     } finally {
       clearInterval(lease);
@@ -144,23 +153,10 @@ export class SweepSubmitter {
     sweepId: string,
     plan: { readonly flows: readonly PlannedFlow[]; readonly recount: boolean },
     sizes: SizeOutcome[],
-    /** Told each n once it is in Redis (added, found queued, or stored). */
-    onQueued: (n: number) => Promise<void>,
+    /** Told the n that are in Redis (added, found queued, or stored), as they land. */
+    onQueued: (ns: readonly number[]) => Promise<void>,
   ): Promise<void> {
-    // Two flows in flight at most: Redis runs one flow's transaction while this process builds
-    // the next one's (more would only hold more of them in memory at once).
-    let previous: Promise<unknown> = Promise.resolve();
-    let inFlight: number | undefined;
-    const landed = async (): Promise<void> => {
-      await previous;
-      if (inFlight !== undefined) await onQueued(inFlight);
-      inFlight = undefined;
-    };
-    // Whether an n is queued, and adding it if not, is one step for all submitters at once. The
-    // locks are taken as the n come, in ascending n (two submitters never wait for each other
-    // in a circle), and held to the end.
     const locks = new SubmitLock(this.parts.redis, this.parts.store.keys, sweepId);
-    const releases: (() => Promise<void>)[] = [];
     // Whether each n is queued already, read for all at once: one round trip, not one per n
     // (read again where another submitter holds an n's lock).
     const queued = new Map(
@@ -169,13 +165,123 @@ export class SweepSubmitter {
         .map((p) => [p.n, this.cleanup.isQueued(problem.sumJobId(p.n))] as const),
     );
     for (const read of queued.values()) read.catch(() => undefined);
+    if (await this.addAllAtOnce(problem, plan, sizes, { locks, queued, onQueued })) return;
+    await this.addOneByOne(problem, plan, sizes, { locks, queued, onQueued });
+  }
+
+  /**
+   * A sweep of at most BULK_JOBS jobs goes in as one: every n's lock in one round trip, one
+   * read of what is stored or queued, and one transaction that adds every flow. (N by n, each
+   * n took five round trips, and the workers saw the last n a fifth of a second after the
+   * first on a sweep of n ≤ 12.) False, with nothing taken or added, when an n's lock is held
+   * by another submitter or the sweep is larger: then `addOneByOne` does it.
+   */
+  private async addAllAtOnce(
+    problem: Problem,
+    plan: { readonly flows: readonly PlannedFlow[]; readonly recount: boolean },
+    sizes: SizeOutcome[],
+    {
+      locks,
+      queued,
+      onQueued,
+    }: {
+      readonly locks: SubmitLock;
+      readonly queued: ReadonlyMap<number, Promise<boolean>>;
+      readonly onQueued: (ns: readonly number[]) => Promise<void>;
+    },
+  ): Promise<boolean> {
+    const planned = [...plan.flows].sort((a, b) => a.n - b.n);
+    if (planned.reduce((sum, p) => sum + p.jobs, 0) > BULK_JOBS) return false;
+    const outcomes = new Map<number, SizeOutcome>();
+    const listed = (p: PlannedFlow): { units?: number } =>
+      problem.listsUnits ? { units: p.units } : {};
+    const note = (p: PlannedFlow, outcome: 'stored' | 'queued'): void => {
+      outcomes.set(p.n, { n: p.n, outcome, jobs: 0, ...listed(p) });
+    };
+    const open: PlannedFlow[] = [];
+    for (const p of planned) {
+      if (!p.flow) note(p, 'stored');
+      else if (await (queued.get(p.n) ?? this.cleanup.isQueued(problem.sumJobId(p.n)))) {
+        note(p, 'queued');
+      } else open.push(p);
+    }
+    const taken = await Promise.all(open.map((p) => locks.tryAcquire(p.n)));
+    const releases = taken.filter((release) => release !== undefined);
+    try {
+      if (releases.length < taken.length) {
+        // Another submitter holds some n: give back what was taken (holding some n while
+        // waiting for others could wait in a circle) and go n by n, in ascending n.
+        return false;
+      }
+      // Planned before this submitter held the locks: another one may have finished or queued
+      // an n since (a recount counts a stored n on purpose).
+      const ns = open.map((p) => p.n);
+      const [stored, states] = await Promise.all([
+        plan.recount ? new Map() : problem.results(this.parts, ns),
+        Promise.all(ns.map((n) => this.parts.queues.aggregate.getJobState(problem.sumJobId(n)))),
+      ]);
+      const adding: (PlannedFlow & { readonly flow: FlowJob })[] = [];
+      for (const [i, p] of open.entries()) {
+        const state = states[i] ?? 'unknown';
+        if (stored.has(p.n)) note(p, 'stored');
+        else if (
+          state !== 'unknown' &&
+          !(await this.cleanup.removeIfFinished(problem.sumJobId(p.n), state))
+        ) {
+          note(p, 'queued');
+        } else if (p.flow) adding.push({ ...p, flow: p.flow });
+      }
+      await Promise.all(adding.map((p) => this.cleanup.removeFinishedJobs(p.flow)));
+      const queues = new Set<string>();
+      for (const p of adding) flowQueues(p.flow, queues);
+      await this.parts.queues.count.register(queues);
+      if (adding.length > 0) await this.parts.flows.addBulk(adding.map((p) => p.flow));
+      for (const p of adding) {
+        outcomes.set(p.n, { n: p.n, outcome: 'added', jobs: p.jobs, ...listed(p) });
+      }
+      sizes.push(...[...outcomes.values()].sort((a, b) => a.n - b.n));
+      await onQueued(planned.map((p) => p.n));
+      return true;
+    } finally {
+      await Promise.all(releases.map((release) => release()));
+    }
+  }
+
+  /** Adds the flows n by n, each under its lock (see `addAllAtOnce` for when). */
+  private async addOneByOne(
+    problem: Problem,
+    plan: { readonly flows: readonly PlannedFlow[]; readonly recount: boolean },
+    sizes: SizeOutcome[],
+    {
+      locks,
+      queued,
+      onQueued,
+    }: {
+      readonly locks: SubmitLock;
+      readonly queued: ReadonlyMap<number, Promise<boolean>>;
+      readonly onQueued: (ns: readonly number[]) => Promise<void>;
+    },
+  ): Promise<void> {
+    // Two flows in flight at most: Redis runs one flow's transaction while this process builds
+    // the next one's (more would only hold more of them in memory at once).
+    let previous: Promise<unknown> = Promise.resolve();
+    let inFlight: number | undefined;
+    const landed = async (): Promise<void> => {
+      await previous;
+      if (inFlight !== undefined) await onQueued([inFlight]);
+      inFlight = undefined;
+    };
+    // Whether an n is queued, and adding it if not, is one step for all submitters at once. The
+    // locks are taken as the n come, in ascending n (two submitters never wait for each other
+    // in a circle), and held to the end.
+    const releases: (() => Promise<void>)[] = [];
     try {
       for (const planned of [...plan.flows].sort((a, b) => a.n - b.n)) {
         await this.addFlow(
           problem,
           { planned, recount: plan.recount, queued: queued.get(planned.n) },
           sizes,
-          { locks, releases, onQueued, landed },
+          { locks, releases, onQueued: (n) => onQueued([n]), landed },
           async (adding) => {
             await landed();
             previous = adding;
