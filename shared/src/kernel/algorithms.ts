@@ -3,6 +3,7 @@ import { InvalidInputError } from './errors.js';
 import { assertBoard, assertLegalUnit, fixedRows, middleStart } from './board.js';
 import { countByDfs } from './bitmask-dfs.js';
 import { estimateTree, estimateUnitTree } from './estimate.js';
+import { type TabledEstimate, tabledEstimate } from './estimate-table.js';
 import { ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';
 import { countBySeedDp } from './seed-dp.js';
@@ -304,20 +305,48 @@ const WHOLE_BOARD_PROBES = 512;
 const PILOT_PROBES = 64;
 const PILOT_ENOUGH_DFS_SECONDS = 0.005;
 
-/** The whole-(n, D) DFS's seconds from one probe run over the whole board, once per (n, D). */
+/**
+ * The whole-(n, D) DFS's seconds from one probe run over the whole board, once per (n, D) (for
+ * a small board, read from the table built from `probedEstimate`).
+ */
 function wholeBoardDfsSeconds(n: number, depth: number): number {
-  return memoized(wholeBoardMemo, n, depth, () => {
-    const pilot = wholeBoardPilotSeconds(n, depth);
-    return pilot < PILOT_ENOUGH_DFS_SECONDS
-      ? pilot
-      : wholeBoardProbeSeconds(n, depth, WHOLE_BOARD_PROBES);
-  });
+  return memoized(
+    wholeBoardMemo,
+    n,
+    depth,
+    () =>
+      tabledEstimate(n, depth)?.wholeSeconds ??
+      probedWholeBoardSeconds(n, depth, wholeBoardPilotSeconds(n, depth)),
+  );
+}
+
+function probedWholeBoardSeconds(n: number, depth: number, pilot: number): number {
+  return pilot < PILOT_ENOUGH_DFS_SECONDS
+    ? pilot
+    : wholeBoardProbeSeconds(n, depth, WHOLE_BOARD_PROBES);
 }
 
 function wholeBoardPilotSeconds(n: number, depth: number): number {
-  return memoized(wholeBoardPilotMemo, n, depth, () =>
-    wholeBoardProbeSeconds(n, depth, PILOT_PROBES),
+  return memoized(
+    wholeBoardPilotMemo,
+    n,
+    depth,
+    () => tabledEstimate(n, depth)?.pilotSeconds ?? wholeBoardProbeSeconds(n, depth, PILOT_PROBES),
   );
+}
+
+/**
+ * The seeded estimates of (n, D) that the table keeps, probed (never read from the table):
+ * what build/estimate-table.mjs writes, and what a test compares the table with.
+ */
+export function probedEstimate(n: number, depth: number): TabledEstimate {
+  assertBoard(n, depth);
+  const pilotSeconds = wholeBoardProbeSeconds(n, depth, PILOT_PROBES);
+  return {
+    windowLevels: [...probedWindowLevels(n, depth)],
+    pilotSeconds,
+    wholeSeconds: probedWholeBoardSeconds(n, depth, pilotSeconds),
+  };
 }
 
 function wholeBoardProbeSeconds(n: number, depth: number, probes: number): number {
@@ -373,7 +402,14 @@ function memoized<T>(memo: Map<number, T>, n: number, depth: number, compute: ()
  * cluster plan and a worker checking each transfer unit's memory all ask for them.
  */
 function windowTreeLevels(n: number, depth: number): Readonly<Float64Array> {
-  return memoized(windowLevelMemo, n, depth, () => estimateTree(n, n - 1, [], 512, depth).levels);
+  return memoized(windowLevelMemo, n, depth, () => {
+    const tabled = tabledEstimate(n, depth)?.windowLevels;
+    return tabled ? Float64Array.from(tabled) : probedWindowLevels(n, depth);
+  });
+}
+
+function probedWindowLevels(n: number, depth: number): Float64Array {
+  return estimateTree(n, n - 1, [], 512, depth).levels;
 }
 
 const windowLevelMemo = new Map<number, Float64Array>();
