@@ -44,6 +44,15 @@ const SUBMITTING_TTL_MS = 6000;
  */
 const BULK_JOBS = 2000;
 
+/** What both ways of adding a sweep's flows share (see `addFlows`). */
+interface AddContext {
+  readonly locks: SubmitLock;
+  /** Whether each n's sum job was waiting or running when the submission began. */
+  readonly queued: ReadonlyMap<number, Promise<boolean>>;
+  /** Told the n that are in Redis (added, found queued, or stored), as they land. */
+  readonly onQueued: (ns: readonly number[]) => Promise<void>;
+}
+
 export class SweepSubmitter {
   constructor(
     private readonly parts: PipelineParts,
@@ -180,15 +189,7 @@ export class SweepSubmitter {
     problem: Problem,
     plan: { readonly flows: readonly PlannedFlow[]; readonly recount: boolean },
     sizes: SizeOutcome[],
-    {
-      locks,
-      queued,
-      onQueued,
-    }: {
-      readonly locks: SubmitLock;
-      readonly queued: ReadonlyMap<number, Promise<boolean>>;
-      readonly onQueued: (ns: readonly number[]) => Promise<void>;
-    },
+    { locks, queued, onQueued }: AddContext,
   ): Promise<boolean> {
     const planned = [...plan.flows].sort((a, b) => a.n - b.n);
     if (planned.reduce((sum, p) => sum + p.jobs, 0) > BULK_JOBS) return false;
@@ -252,15 +253,7 @@ export class SweepSubmitter {
     problem: Problem,
     plan: { readonly flows: readonly PlannedFlow[]; readonly recount: boolean },
     sizes: SizeOutcome[],
-    {
-      locks,
-      queued,
-      onQueued,
-    }: {
-      readonly locks: SubmitLock;
-      readonly queued: ReadonlyMap<number, Promise<boolean>>;
-      readonly onQueued: (ns: readonly number[]) => Promise<void>;
-    },
+    { locks, queued, onQueued }: AddContext,
   ): Promise<void> {
     // Two flows in flight at most: Redis runs one flow's transaction while this process builds
     // the next one's (more would only hold more of them in memory at once).
