@@ -9,7 +9,7 @@ import { SubmitLock } from './submit-lock.js';
 import { type FlowCleanup, flowQueues } from './flow-cleanup.js';
 import type { PipelineParts } from './pipeline-parts.js';
 import { problemNamed } from './problems/index.js';
-import type { PlannedFlow, Problem, SubmitOptions } from './problems/problem.js';
+import type { PlannedFlow, Problem, ProblemPlan, SubmitOptions } from './problems/problem.js';
 
 export { newSweepId } from './problems/weak-queens.js';
 export type { PlanningStep } from './problems/problem.js';
@@ -43,6 +43,9 @@ const SUBMITTING_TTL_MS = 6000;
  * nor Redis holds the whole sweep's jobs at once.
  */
 const BULK_JOBS = 2000;
+
+/** A planned sweep's flows, and whether stored n are counted again on purpose (a recount). */
+type FlowsToAdd = Pick<ProblemPlan, 'flows' | 'recount'>;
 
 /** What both ways of adding a sweep's flows share (see `addFlows`). */
 interface AddContext {
@@ -160,7 +163,7 @@ export class SweepSubmitter {
   private async addFlows(
     problem: Problem,
     sweepId: string,
-    plan: { readonly flows: readonly PlannedFlow[]; readonly recount: boolean },
+    plan: FlowsToAdd,
     sizes: SizeOutcome[],
     /** Told the n that are in Redis (added, found queued, or stored), as they land. */
     onQueued: (ns: readonly number[]) => Promise<void>,
@@ -187,7 +190,7 @@ export class SweepSubmitter {
    */
   private async addAllAtOnce(
     problem: Problem,
-    plan: { readonly flows: readonly PlannedFlow[]; readonly recount: boolean },
+    plan: FlowsToAdd,
     sizes: SizeOutcome[],
     { locks, queued, onQueued }: AddContext,
   ): Promise<boolean> {
@@ -251,7 +254,7 @@ export class SweepSubmitter {
   /** Adds the flows n by n, each under its lock (see `addAllAtOnce` for when). */
   private async addOneByOne(
     problem: Problem,
-    plan: { readonly flows: readonly PlannedFlow[]; readonly recount: boolean },
+    plan: FlowsToAdd,
     sizes: SizeOutcome[],
     { locks, queued, onQueued }: AddContext,
   ): Promise<void> {
