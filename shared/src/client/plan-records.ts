@@ -13,6 +13,13 @@ import {
 import { planMessage, type ResultSeal } from './result-seal.js';
 import { withoutMac } from './store-records.js';
 
+/** A plan to record: its header, id and units. */
+export interface PlanToRecord {
+  readonly header: PlanHeader;
+  readonly planId: string;
+  readonly units: ReadonlyMap<string, PlannedUnitRecord>;
+}
+
 export class PlanRecords {
   /** Plans whose MAC verified (a plan id names one fixed set of units). */
   readonly #sealedPlans = new Set<string>();
@@ -25,21 +32,33 @@ export class PlanRecords {
 
   /** Records a plan's units (in slices, so a plan of 100,000 units is not one huge command). */
   async put(header: PlanHeader, planId: string, units: ReadonlyMap<string, PlannedUnitRecord>) {
-    const key = this.keys.plan(header.n, header.depth, planId);
-    const entries = [...units];
-    const SLICE = 5000;
-    const plain = withoutMac(header);
-    const weights = new Map(entries.map(([unit, record]) => [unit, record.weight]));
-    const sealed = this.seal
-      ? { ...plain, mac: this.seal.mac(planMessage(plain, planId, weights)) }
-      : plain;
-    const write = this.redis.multi().hset(key, PLAN_HEADER_FIELD, JSON.stringify(sealed));
-    for (let i = 0; i < entries.length; i += SLICE) {
-      const fields: string[] = [];
-      for (const [unit, record] of entries.slice(i, i + SLICE)) {
-        fields.push(unit, encodePlannedUnit(record));
+    await this.putAll([{ header, planId, units }]);
+  }
+
+  /**
+   * Records several plans in one transaction: each is whole or absent for a reader, and an
+   * n's dozens of plans cost one round trip and one transaction, not one each.
+   */
+  async putAll(plans: readonly PlanToRecord[]): Promise<void> {
+    if (plans.length === 0) return;
+    const write = this.redis.multi();
+    for (const { header, planId, units } of plans) {
+      const key = this.keys.plan(header.n, header.depth, planId);
+      const entries = [...units];
+      const SLICE = 5000;
+      const plain = withoutMac(header);
+      const weights = new Map(entries.map(([unit, record]) => [unit, record.weight]));
+      const sealed = this.seal
+        ? { ...plain, mac: this.seal.mac(planMessage(plain, planId, weights)) }
+        : plain;
+      write.hset(key, PLAN_HEADER_FIELD, JSON.stringify(sealed));
+      for (let i = 0; i < entries.length; i += SLICE) {
+        const fields: string[] = [];
+        for (const [unit, record] of entries.slice(i, i + SLICE)) {
+          fields.push(unit, encodePlannedUnit(record));
+        }
+        write.hset(key, ...fields);
       }
-      write.hset(key, ...fields);
     }
     await write.exec();
   }

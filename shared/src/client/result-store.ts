@@ -299,6 +299,11 @@ export class ResultStore extends KeyedStore<StoreKeys> {
     await this.#plans.put(...args);
   }
 
+  /** Records several plans in one transaction (see PlanRecords.putAll). */
+  async putPlans(...args: Parameters<PlanRecords['putAll']>): Promise<void> {
+    await this.#plans.putAll(...args);
+  }
+
   /** One unit of a recorded plan with its header, or undefined when the plan has no such unit. */
   async plannedUnit(...args: Parameters<PlanRecords['unit']>): ReturnType<PlanRecords['unit']> {
     return this.#plans.unit(...args);

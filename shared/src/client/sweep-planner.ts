@@ -33,6 +33,7 @@ import {
   unitKey,
 } from '../contracts/index.js';
 import type { ResultStore } from './result-store.js';
+import type { PlanToRecord } from './plan-records.js';
 import { provenDepths } from './stored-counts.js';
 import { childJobRetry, flowJobRetry } from './flow-retry.js';
 import { unitPriority } from './priority.js';
@@ -110,8 +111,8 @@ function keyOf(unit: WorkUnit): string {
   return unitKey(unit.prefix, unit.middle, unit.part);
 }
 
-/** Records a plan in the store, so workers count its units and nothing else. */
-async function recordPlan(plan: PlannedDepth, planId: string, store: ResultStore): Promise<void> {
+/** A plan as it is recorded in the store, so workers count its units and nothing else. */
+function planRecord(plan: PlannedDepth, planId: string): PlanToRecord {
   const units = new Map<string, PlannedUnitRecord>();
   for (const { unit, estimateSeconds } of plan.units) {
     units.set(keyOf(unit), {
@@ -120,17 +121,14 @@ async function recordPlan(plan: PlannedDepth, planId: string, store: ResultStore
       boundSeconds: boundSeconds(estimateSeconds),
     });
   }
-  await store.putPlan(
-    {
-      n: plan.n,
-      depth: plan.depth,
-      role: plan.role ?? 'primary',
-      algorithm: plan.algorithm,
-      units: units.size,
-    },
-    planId,
-    units,
-  );
+  const header = {
+    n: plan.n,
+    depth: plan.depth,
+    role: plan.role ?? 'primary',
+    algorithm: plan.algorithm,
+    units: units.size,
+  } as const;
+  return { header, planId, units };
 }
 
 /**
@@ -217,9 +215,9 @@ export async function planSize(
   const storedDepths = await stored(n, 'primary');
   const storedChecks = options.verify ? await stored(n, 'check') : new Map();
   const children: FlowJobNode[] = [];
-  // The n's plan records are written side by side (one round trip, not one per count) and are
-  // all in the store before its flow is returned to be added.
-  const recording: Promise<void>[] = [];
+  // The n's plan records are written in one transaction (one round trip, not one per count)
+  // and are all in the store before its flow is returned to be added.
+  const recording: PlanToRecord[] = [];
   let jobs = 1;
   for (const plan of plans) {
     const { depth } = plan;
@@ -246,7 +244,7 @@ export async function planSize(
     children.push(check.node);
     jobs += check.jobs;
   }
-  await Promise.all(recording);
+  await store.putPlans(recording);
   const sumData: SumJobData = {
     sweepId: options.sweepId,
     n,
@@ -333,8 +331,8 @@ async function countNode(
   retry: JobsOptions,
   sweepId: string,
   bases: QueueBases | undefined,
-  /** Gets the write of this count's plan record, for the caller to await with the others. */
-  recording: Promise<void>[],
+  /** Gets this count's plan record, for the caller to write with the others. */
+  recording: PlanToRecord[],
   under?: FlowJobNode,
 ): Promise<{ node: FlowJobNode; jobs: number }> {
   const queueOf = (planned: PlannedUnit): string =>
@@ -349,10 +347,7 @@ async function countNode(
   const id = check ? checkJobId(n, depth) : depthJobId(n, depth);
   const below = under ? [under] : [];
   const planId = planIdOfDepth(plan);
-  const recorded = recordPlan(plan, planId, store);
-  // Awaited with the rest of the n's plans; until then its failure is not yet unhandled.
-  recorded.catch(() => undefined);
-  recording.push(recorded);
+  recording.push(planRecord(plan, planId));
   const only = plan.units[0];
   if (plan.units.length === 1 && only) {
     return {

@@ -9,7 +9,12 @@
 const PRIME_LIMIT = 2 ** 27;
 export const MAX_ADDENDS = 32;
 
-const PRIMES: number[] = findPrimesBelow(PRIME_LIMIT, 8);
+/**
+ * Found on first use, not at import: every process and thread that loads the kernel imports
+ * this, and most (a client planning a sweep) never count (~4 ms of trial division each).
+ */
+let primes: readonly number[] | undefined;
+const PRIMES = (): readonly number[] => (primes ??= findPrimesBelow(PRIME_LIMIT, 8));
 
 function findPrimesBelow(limit: number, count: number): number[] {
   const found: number[] = [];
@@ -36,7 +41,7 @@ export class ResidueSystem {
     const bound = BigInt(n) ** BigInt(n);
     const chosen: number[] = [];
     let product = 1n;
-    for (const p of PRIMES) {
+    for (const p of PRIMES()) {
       if (product > bound) break;
       chosen.push(p);
       product *= BigInt(p);
