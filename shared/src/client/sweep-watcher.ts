@@ -121,8 +121,15 @@ export class SweepWatcher {
     // Whether the last wait ended early because every result was in: if the full read then
     // disagrees, the next wait is a whole interval (no loop of early reads).
     let endedEarly = false;
+    // The first read comes as the sweep starts (right after its submission): its ETA would be
+    // the plan's again, and reading it (each unfinished (n, D)'s plan and units: two commands
+    // and their parsing each, 156 for n = 1..12) takes the CPU the workers start on. The next
+    // read, an interval later, has it, from the rates of the units done by then.
+    let first = true;
     for (;;) {
-      const progress = await rider.run(() => this.progress(sweepId, { eta: true }), pause);
+      const eta = !first;
+      first = false;
+      const progress = await rider.run(() => this.progress(sweepId, { eta }), pause);
       const readAt = performance.now();
       options.onProgress?.(progress);
       if (progress.done === progress.total) return progress;
