@@ -5,17 +5,29 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as built from '../dist/kernel/index.js';
-import { chooseAlgorithm, estimateCost, estimateTransferWindows } from '../src/kernel/index.js';
-import { probedEstimate } from '../src/kernel/algorithms.js';
+import {
+  chooseAlgorithm,
+  estimateCost,
+  estimateTransferWindows,
+  planUnits,
+} from '../src/kernel/index.js';
+import { probedEstimate, probedTopUnits } from '../src/kernel/algorithms.js';
 import {
   ESTIMATE_TABLE_FILE,
   type EstimateTableFile,
   TABLE_MAX_N,
+  TOP_UNITS_FILE,
+  TOP_UNITS_MAX_N,
+  type TopUnitsTableFile,
 } from '../src/kernel/estimate-table.js';
 
 const table = JSON.parse(
   readFileSync(new URL(`../dist/kernel/${ESTIMATE_TABLE_FILE}`, import.meta.url), 'utf8'),
 ) as EstimateTableFile;
+
+const topUnitsTable = JSON.parse(
+  readFileSync(new URL(`../dist/kernel/${TOP_UNITS_FILE}`, import.meta.url), 'utf8'),
+) as TopUnitsTableFile;
 
 const boards: [number, number][] = [];
 for (let n = 1; n <= TABLE_MAX_N; n++) for (let d = 0; d < n; d++) boards.push([n, d]);
@@ -42,6 +54,25 @@ describe('the estimate table', () => {
           estimateCost(algorithm, n, d, []),
         );
       }
+    }
+  });
+});
+
+describe('the top-level units table', () => {
+  const small = boards.filter(([n]) => n <= TOP_UNITS_MAX_N);
+
+  it('covers every (n ≤ TOP_UNITS_MAX_N, D) once, in order, with exactly the probed units', () => {
+    expect(topUnitsTable.maxN).toBe(TOP_UNITS_MAX_N);
+    expect(topUnitsTable.entries.map((e) => [e.n, e.depth])).toEqual(small);
+    for (const { n, depth, units } of topUnitsTable.entries) {
+      expect(units, `(${n}, ${depth})`).toEqual(probedTopUnits(n, depth));
+    }
+  });
+
+  it('changes no plan: the build splits every DFS (n, D) into the units the source does', () => {
+    for (const [n, d] of small) {
+      const options = { algorithm: 'dfs', targetSeconds: 1e-4, wholeDfs: false } as const;
+      expect(built.planUnits(n, d, options), `(${n}, ${d})`).toEqual(planUnits(n, d, options));
     }
   });
 });

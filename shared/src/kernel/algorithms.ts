@@ -3,7 +3,7 @@ import { InvalidInputError } from './errors.js';
 import { assertBoard, assertLegalUnit, fixedRows, middleStart } from './board.js';
 import { countByDfs } from './bitmask-dfs.js';
 import { estimateTree, estimateUnitTree } from './estimate.js';
-import { type TabledEstimate, tabledEstimate } from './estimate-table.js';
+import { type TabledEstimate, tabledEstimate, tabledTopUnits } from './estimate-table.js';
 import { ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';
 import { countBySeedDp } from './seed-dp.js';
@@ -269,12 +269,23 @@ export function topUnitEstimates(
   n: number,
   depth: number,
 ): readonly (UnitRows & { readonly seconds: number })[] {
-  return memoized(topUnitMemo, n, depth, () =>
-    topUnits(n, depth).map((u) => ({
-      ...u,
-      seconds: estimateCost('dfs', n, depth, u.prefix, u.middle).seconds,
-    })),
+  return memoized(
+    topUnitMemo,
+    n,
+    depth,
+    () => tabledTopUnits(n, depth) ?? probedTopUnits(n, depth),
   );
+}
+
+/** The top-level units of (n, D) as their probes cost them (what the build's table holds). */
+export function probedTopUnits(
+  n: number,
+  depth: number,
+): readonly (UnitRows & { readonly seconds: number })[] {
+  return topUnits(n, depth).map((u) => ({
+    ...u,
+    seconds: estimateCost('dfs', n, depth, u.prefix, u.middle).seconds,
+  }));
 }
 
 /**
