@@ -35,13 +35,17 @@ export class SubmitLock {
     private readonly owner: string = randomBytes(8).toString('hex'),
   ) {}
 
-  /** The lock of n if it is free now (its release), else undefined: nothing waited for. */
+  /**
+   * The lock of n if it is free now, or this owner's already (its release), else undefined:
+   * nothing waited for. Taken as `acquire` takes it: a submission made again after a Redis
+   * restart (its locks kept) takes its own locks back at once; with a token of its own each
+   * time, it waited a minute for them to lapse.
+   */
   async tryAcquire(n: number): Promise<(() => Promise<void>) | undefined> {
-    const token = randomBytes(8).toString('hex');
     const key = this.keys.submitLock(n);
-    if ((await this.redis.set(key, token, 'PX', LOCK_MS, 'NX')) !== 'OK') return undefined;
+    if ((await this.redis.eval(TAKE, 1, key, this.owner, LOCK_MS)) !== 'OK') return undefined;
     return async () => {
-      await this.redis.eval(RELEASE, 1, key, token);
+      await this.redis.eval(RELEASE, 1, key, this.owner);
     };
   }
 
