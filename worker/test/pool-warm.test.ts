@@ -27,6 +27,18 @@ describe('when a pool is warmed up', () => {
     expect(run.value).toBe(774762n);
   });
 
+  it('counts a unit asked for during the warm-up exactly, and the warm-up then ends', async () => {
+    const pool = new KernelPool(2);
+    pools.push(pool);
+    const warming = pool.warm();
+    const [unit] = planUnits(10, 4, { algorithm: 'window-transfer' });
+    if (!unit) throw new Error('no unit');
+    const run = await pool.run(unit, () => undefined);
+    expect(run.value).toBe(774762n);
+    // And the warm-up still ends, without the pool being closed.
+    await expect(warming).resolves.toBeUndefined();
+  });
+
   it('ends quietly when the pool closes meanwhile', async () => {
     const pool = new KernelPool(1);
     const warming = pool.warm();

@@ -5,6 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import { HandBackError, InvalidInputError, KernelError, WeakQueensError } from './errors.js';
 import type { ThreadReply } from './kernel-thread.js';
+import type { Algorithm } from './algorithms.js';
 import { planUnits, type WorkUnit } from './plan.js';
 import { SlotGate } from './slot-gate.js';
 import { countByWindowTransferParallel } from './window-transfer-parallel.js';
@@ -46,6 +47,9 @@ export interface KernelPoolOptions {
 export const WHOLE_MACHINE_SECONDS = 10;
 export const WHOLE_MACHINE_BYTES = 512 * 1024 ** 2;
 
+/** How often the warm-up counts its small boards (once was not enough for V8: measured). */
+const WARM_ROUNDS = 3;
+
 type RunOptions = { readonly boundSeconds?: number };
 
 export class KernelPool {
@@ -55,6 +59,8 @@ export class KernelPool {
   private readonly gate: SlotGate;
   private readonly script: URL;
   private closed = false;
+  /** Whether a real unit has been asked for: the warm-up's rounds stop then. */
+  private requested = false;
 
   constructor(
     readonly size: number,
@@ -80,6 +86,16 @@ export class KernelPool {
     onProgress: (fraction: number) => void,
     options: RunOptions = {},
   ): Promise<KernelRun> {
+    this.requested = true;
+    return this.count(unit, onProgress, options);
+  }
+
+  /** `run`, for the pool's own warm-up as well. */
+  private async count(
+    unit: WorkUnit,
+    onProgress: (fraction: number) => void,
+    options: RunOptions = {},
+  ): Promise<KernelRun> {
     if (this.closed) throw new HandBackError();
     const alone = this.usesWholeMachine(unit);
     const release = await this.gate.enter(alone, unit.estimate.bytes);
@@ -95,17 +111,30 @@ export class KernelPool {
 
   /**
    * Starts every slot's thread now and has it count a tiny unit of each algorithm, so the first
-   * real units do not wait for a thread to load the kernel and compile its loops (~0.25 s a
-   * thread: most of a small sweep). Units that arrive meanwhile queue behind these few
-   * milliseconds; a pool closed meanwhile ends it quietly.
+   * real units do not wait for a thread to load the kernel (~0.25 s a thread: most of a small
+   * sweep). Then, until the first real unit is asked for, each thread counts four small boards
+   * three times over: V8 optimises a kernel's loops only after they have run a while, in each
+   * thread on its own, and a small sweep is over before that happens on its own (two fresh
+   * workers: `wq sweep 1-12 --wait` 600 against 690 ms; docs/costs.md). A unit asked for
+   * meanwhile waits for at most one of these few milliseconds; a pool closed meanwhile ends it
+   * quietly.
    */
   async warm(): Promise<void> {
-    const tiny = [...planUnits(8, 4, { algorithm: 'dfs', targetSeconds: Infinity })];
-    tiny.push(...planUnits(8, 4, { algorithm: 'window-transfer' }));
+    const units = (n: number, depth: number, algorithm: Algorithm): WorkUnit[] =>
+      planUnits(n, depth, { algorithm, targetSeconds: Infinity });
+    const tiny = [...units(8, 4, 'dfs'), ...units(8, 4, 'window-transfer')];
+    const rounds = [...units(11, 5, 'dfs'), ...units(12, 5, 'window-transfer')];
+    rounds.push(...units(12, 8, 'dfs'), ...units(11, 3, 'window-transfer'));
     try {
       await Promise.all(
         Array.from({ length: this.size }, async () => {
-          for (const unit of tiny) await this.run(unit, () => undefined);
+          for (const unit of tiny) await this.count(unit, () => undefined);
+          for (let round = 0; round < WARM_ROUNDS; round++) {
+            for (const unit of rounds) {
+              if (this.requested) return;
+              await this.count(unit, () => undefined);
+            }
+          }
         }),
       );
     } catch (err) {
