@@ -15,7 +15,6 @@ import {
 import { createRedis } from './connection.js';
 import { type Disagreement, ResultStore } from './result-store.js';
 import { SweepRegistry, type WorkerInfo } from './sweep-registry.js';
-import { bullConnection } from './connection.js';
 import { fulfilsWithin } from './fulfils-within.js';
 import { CountQueues } from './count-queues.js';
 import type { UnitRouting } from './unit-routing.js';
@@ -79,7 +78,7 @@ export class PipelineClient {
   readonly classic: ClassicResultStore;
   readonly registry: SweepRegistry;
   private readonly redis: RedisClient;
-  /** The connection BullMQ's objects share (a cluster's is `redis`, see bullConnection). */
+  /** The connection BullMQ's objects share, when it is not `redis` (a cluster's client). */
   private readonly bullRedis: RedisClient | undefined;
   private readonly queues: { readonly count: CountQueues; readonly aggregate: Queue };
   private readonly flows: FlowProducer;
@@ -95,12 +94,14 @@ export class PipelineClient {
     this.store = new ResultStore(this.redis, config.prefix, { seal });
     this.classic = new ClassicResultStore(this.redis, config.prefix, { seal });
     this.registry = new SweepRegistry(this.redis, config.prefix);
-    // BullMQ's queues and flow producer share one connection of their own: each would open
-    // one and load BullMQ's ~45 scripts on it (~5 ms of CPU each, at every `wq` command).
+    // BullMQ's queues and flow producer share one connection: given options, each would open
+    // one and load BullMQ's ~45 scripts on it (~5 ms of CPU each, at every `wq` command). A
+    // single Redis gets one of its own; a cluster's client is shared as it is (BullMQ builds
+    // only single-node connections from options).
     this.bullRedis =
       config.clusterNodes === undefined ? createRedis(config, 'producer') : undefined;
     const options = {
-      connection: this.bullRedis ?? bullConnection(config, 'producer', this.redis),
+      connection: this.bullRedis ?? this.redis,
       prefix: config.prefix,
     };
     const queueOptions = { ...options, streams: queueStreams() };

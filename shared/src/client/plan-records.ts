@@ -13,6 +13,9 @@ import {
 import { planMessage, type ResultSeal } from './result-seal.js';
 import { withoutMac } from './store-records.js';
 
+/** Plan units per HSET: a plan of 100,000 units is not one huge command. */
+const SLICE = 5000;
+
 /** A plan to record: its header, id and units. */
 export interface PlanToRecord {
   readonly header: PlanHeader;
@@ -45,7 +48,6 @@ export class PlanRecords {
     for (const { header, planId, units } of plans) {
       const key = this.keys.plan(header.n, header.depth, planId);
       const entries = [...units];
-      const SLICE = 5000;
       const plain = withoutMac(header);
       const weights = new Map(entries.map(([unit, record]) => [unit, record.weight]));
       const sealed = this.seal

@@ -125,10 +125,8 @@ export class SweepWatcher {
     // the plan's again, and reading it (each unfinished (n, D)'s plan and units: two commands
     // and their parsing each, 156 for n = 1..12) takes the CPU the workers start on. The next
     // read, an interval later, has it, from the rates of the units done by then.
-    let first = true;
-    for (;;) {
-      const eta = !first;
-      first = false;
+    for (let reads = 0; ; reads++) {
+      const eta = reads > 0;
       const progress = await rider.run(() => this.progress(sweepId, { eta }), pause);
       const readAt = performance.now();
       options.onProgress?.(progress);
