@@ -54,6 +54,11 @@ await build({
     dir: outDir,
     format: 'esm',
     entryFileNames: 'wq.js',
+    // Without comments and in ASCII (text outside it escaped, the same strings at run time), the
+    // chunks a sweep loads are 275 kB of one-byte source instead of 370 kB of two-byte: V8
+    // scans them each run, as Node 20 keeps no code cache for ES modules (`wq plan` −20 ms).
+    comments: false,
+    charset: 'ascii',
     codeSplitting: {
       includeDependenciesRecursively: false,
       groups: [
