@@ -242,15 +242,17 @@ export class PipelineClient {
   }
 
   async results(ns: readonly number[]): Promise<SizeResults[]> {
-    const sums = await this.store.sums(ns);
-    const results: SizeResults[] = [];
-    for (const n of ns) {
-      const depths = await this.store.depths(n);
+    // All asked at once: one round trip to Redis, not one per n (the end of every --wait).
+    const [sums, depthsOf] = await Promise.all([
+      this.store.sums(ns),
+      Promise.all(ns.map((n) => this.store.depths(n))),
+    ]);
+    return ns.map((n, i) => {
+      const depths = depthsOf[i] ?? new Map();
       const N = Array.from({ length: n }, (_, d) => depths.get(d)?.value);
       const S = sums.get(n);
-      results.push(S === undefined ? { n, N } : { n, S, N });
-    }
-    return results;
+      return S === undefined ? { n, N } : { n, S, N };
+    });
   }
 
   async status(): Promise<StatusReport> {
