@@ -248,8 +248,8 @@ export class PipelineClient {
       Promise.all(ns.map((n) => this.store.depths(n))),
     ]);
     return ns.map((n, i) => {
-      const depths = depthsOf[i] ?? new Map();
-      const N = Array.from({ length: n }, (_, d) => depths.get(d)?.value);
+      const depths = depthsOf[i];
+      const N = Array.from({ length: n }, (_, d) => depths?.get(d)?.value);
       const S = sums.get(n);
       return S === undefined ? { n, N } : { n, S, N };
     });
