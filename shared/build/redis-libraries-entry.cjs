@@ -2,18 +2,23 @@
 // classes and enums the project uses, from their own modules. BullMQ's index also loads its
 // PostgreSQL backend (a sixth of the bundle), which nothing here uses; its job schedulers'
 // cron parser is left out by the build (a third of the rest, with luxon).
-const classes = require('bullmq/dist/cjs/classes/index.js');
-const enums = require('bullmq/dist/cjs/enums/index.js');
-
-const bullmq = {
-  Queue: classes.Queue,
-  Worker: classes.Worker,
-  FlowProducer: classes.FlowProducer,
-  QueueEvents: classes.QueueEvents,
-  UnrecoverableError: classes.UnrecoverableError,
-  DelayedError: classes.DelayedError,
-  WaitingError: classes.WaitingError,
-  MetricsTime: enums.MetricsTime,
+// The names are those of the `BullMQ` type in src/client/redis-libraries.ts.
+const PARTS = [
+  'Queue',
+  'Worker',
+  'FlowProducer',
+  'QueueEvents',
+  'UnrecoverableError',
+  'DelayedError',
+  'WaitingError',
+  'MetricsTime',
+];
+const exported = {
+  ...require('bullmq/dist/cjs/classes/index.js'),
+  ...require('bullmq/dist/cjs/enums/index.js'),
 };
 
-module.exports = { bullmq, ioredis: require('ioredis') };
+module.exports = {
+  bullmq: Object.fromEntries(PARTS.map((name) => [name, exported[name]])),
+  ioredis: require('ioredis'),
+};
