@@ -263,10 +263,12 @@ describe('when the calibration sums hold a value no unit could have written', ()
 describe('when a planned unit runs far past its work bound', () => {
   it('is stopped and failed with its reason', async () => {
     const { c, r } = setUp('bound');
-    const { sweep } = await c.submit([12]);
-    // A bound far below what N(12, 11) takes (the plan's bound is never under 600 s).
-    const [plan] = await planIds(r, 12, 11);
-    const key = `${prefix}:plan:12:11:${plan}`;
+    const { sweep } = await c.submit([14]);
+    // A bound far below what any unit of N(14, 13) takes (the plan's bound is never under
+    // 600 s). N(12, 11) was used before: its units take about a millisecond on warm kernel
+    // threads, and could end before a 1 ms bound fired.
+    const [plan] = await planIds(r, 14, 13);
+    const key = `${prefix}:plan:14:13:${plan}`;
     const fields = await r.hgetall(key);
     for (const [unit, json] of Object.entries(fields)) {
       if (unit === '#') continue;
@@ -275,7 +277,7 @@ describe('when a planned unit runs far past its work bound', () => {
     }
     startWorkers(1);
     await until(
-      'n = 12 to fail',
+      'n = 14 to fail',
       async () => (await c.progress(sweep.id)).sizes[0]?.state === 'failed',
       120_000,
     );
