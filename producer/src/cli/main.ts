@@ -19,13 +19,18 @@ async function main(): Promise<void> {
   });
   const cli = createCli({ commands, debug: Boolean(process.env.WQ_DEBUG) });
   process.exitCode = await cli.run(process.argv.slice(2));
-  // The command is over: a connection still reconnecting (Redis went away while it closed)
-  // must not keep the process alive. Unref'd, so a clean exit does not wait for it.
-  setTimeout(() => process.exit(), LINGER_MS).unref();
+  // The command is over and has closed what it opened: it ends here, once what it wrote is
+  // handed over. Left to end on its own, Node would first free every page of the heap (8 ms of
+  // a sweep's last 24, from its last output to its exit, medians of 10), and a connection still
+  // reconnecting (Redis went away while it closed) would keep the process alive.
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit();
 }
 
-/** How long a finished command may take to close its last connections. */
-const LINGER_MS = 3000;
+/** Resolves once everything written to the stream before has been handed to the OS. */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => stream.write('', () => resolve()));
+}
 
 main().catch((error: unknown) => {
   process.stderr.write(`wq: ${error instanceof Error ? error.message : String(error)}\n`);
