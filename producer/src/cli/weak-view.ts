@@ -1,11 +1,11 @@
 // `wq sweep` and `wq results` for the weak problem: N(n, D) and S(n).
-import { followSweep, submitSweep } from './follow.js';
 import { planningReporter } from './planning-reporter.js';
 import { type ProblemView, reportSubmission, unverifiedNote } from './problem-views.js';
 import { resultsTable } from './results-table.js';
 
 export const weakView: ProblemView = {
   async sweep(client, ns, request, context) {
+    const { followSweep, submitSweep } = await import('./follow.js');
     // With --wait the user has said they will wait: a Redis restart meanwhile is ridden out.
     const submitOptions = {
       verify: request.verify,

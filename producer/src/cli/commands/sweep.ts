@@ -86,13 +86,9 @@ With --wait, progress goes to stderr: a bar on a terminal, else a line every 10 
         'only with --problem classic --verify',
       );
     }
-    // The view's modules load while Redis is probed: the probe waits on a round trip, they
-    // need the CPU (20 ms of a sweep of n ≤ 12 when they came after it).
-    const loading = problemView(problem);
-    loading.catch(() => undefined);
     const client = await openPipelineClient(config, 'sweep');
     try {
-      const view = await loading;
+      const view = await problemView(problem);
       return await view.sweep(
         client,
         ns,
