@@ -28,6 +28,7 @@ import { createAggregateProcessor } from './aggregate-processor.js';
 import { createCountProcessor } from './count-processor.js';
 import { problemProcessors, routeByProblem } from './problem-processors.js';
 import { RedisOutage } from './redis-outage.js';
+import { WarmUp } from './warm-up.js';
 import { ErrorBackoff } from './error-backoff.js';
 import {
   type CompiledWorkerServiceOptions,
@@ -59,6 +60,10 @@ export class WorkerService {
   private readonly options: CompiledWorkerServiceOptions;
   private readonly redis: RedisClient;
   private readonly pool: KernelPool;
+  /** Settles when the kernel threads' own warm-up is over. */
+  private readonly poolWarm: Promise<void>;
+  /** The warm-up sweep (see warm-up.ts), from start until the first real job. */
+  private warmUp?: WarmUp;
   /** Threads for the classic problem's units (started on first use). */
   private readonly classicThreads: ClassicThreads;
   private readonly registry: SweepRegistry;
@@ -91,7 +96,7 @@ export class WorkerService {
     this.redis.on('error', (err) => this.outage.report(err, 'result store'));
     this.pool = new KernelPool(concurrency);
     // Threads started while the worker connects: a small sweep's first units do not wait.
-    this.pool
+    this.poolWarm = this.pool
       .warm()
       .catch((err: unknown) => logger.warn({ err }, 'kernel threads did not warm up'));
     const seal = resultSealOf(config);
@@ -152,6 +157,8 @@ export class WorkerService {
       else this.errors.report(err, `${queue} queue`);
     });
     worker.on('completed', () => this.errors.succeeded());
+    // A real job has the worker's CPU and connections to itself.
+    worker.on('active', () => void this.warmUp?.abandon());
   }
 
   private addCountWorker(queue: string): Worker {
@@ -209,6 +216,7 @@ export class WorkerService {
     }
     await this.consumeFittingClasses();
     await this.heartbeat();
+    this.startWarmUp();
     this.heartbeatTimer = setInterval(() => {
       Promise.all([this.heartbeat(), this.consumeFittingClasses()]).then(
         () => this.outage.recovered(),
@@ -231,6 +239,25 @@ export class WorkerService {
   }
 
   /**
+   * Runs the warm-up sweep unless told not to, or on a Redis Cluster (whose keys a SCAN of one
+   * node would not all find).
+   */
+  private startWarmUp(): void {
+    const { config, logger, warmUp, concurrency, progressIntervalMs } = this.options;
+    if (!warmUp || config.clusterNodes !== undefined) return;
+    this.warmUp = new WarmUp({
+      config,
+      redis: this.redis,
+      pool: this.pool,
+      poolWarm: this.poolWarm,
+      workerId: this.id,
+      concurrency,
+      progressIntervalMs,
+      logger,
+    });
+  }
+
+  /**
    * Stops taking jobs, lets active units run for up to the grace period, then hands the rest
    * back to the queue (no attempt spent) and closes every connection. Safe to call twice.
    */
@@ -244,6 +271,7 @@ export class WorkerService {
     clearInterval(this.heartbeatTimer);
     this.errors.close();
     logger.info({ graceMs: shutdownGraceMs }, 'worker closing');
+    await this.warmUp?.abandon();
     const countClosed = Promise.all([...this.countWorkers.values()].map((w) => w.close()));
     const aggregateClosed = this.aggregateWorker.close();
     if (!(await fulfilsWithin(countClosed, shutdownGraceMs))) {
