@@ -33,7 +33,7 @@ export const WARM_UP_NS: readonly number[] = Array.from({ length: 10 }, (_, i) =
 const WARM_UP_LIMIT_MS = 15_000;
 
 /** How long closing waits for the warm-up's jobs and the deletion of its keys. */
-const CLEANUP_LIMIT_MS = 2_000;
+const CLEANUP_LIMIT_MS = 1_000;
 
 export interface WarmUpDeps {
   readonly config: WqConfig;
@@ -43,13 +43,17 @@ export interface WarmUpDeps {
   /** Settles when the pool's own warm-up is over (it stops at the first unit asked for). */
   readonly poolWarm: Promise<unknown>;
   readonly workerId: string;
+  /** The ids of the workers with a recent heartbeat: a warm-up's keys outlive no other. */
+  readonly liveWorkers: () => Promise<readonly { readonly id: string }[]>;
   readonly concurrency: number;
   readonly progressIntervalMs: number;
   readonly logger: Logger;
 }
 
 export class WarmUp {
-  /** Whose keys: `<prefix>:warm-up:<worker id>`, within the prefix a Redis ACL grants. */
+  /** Every warm-up's keys: `<prefix>:warm-up:<worker id>:…`, within the prefix an ACL grants. */
+  private readonly base: string;
+  /** This one's. */
   readonly prefix: string;
   private abandoned = false;
   private stop!: () => void;
@@ -57,7 +61,8 @@ export class WarmUp {
   private readonly done: Promise<void>;
 
   constructor(private readonly deps: WarmUpDeps) {
-    this.prefix = `${deps.config.prefix}:warm-up:${deps.workerId}`;
+    this.base = `${deps.config.prefix}:warm-up:`;
+    this.prefix = `${this.base}${deps.workerId}`;
     this.done = this.run();
   }
 
@@ -150,14 +155,22 @@ export class WarmUp {
     return { workers, sums };
   }
 
-  /** Every key under the warm-up's prefix: its queues, plans, results and sweep record. */
+  /**
+   * Every key of this warm-up (its queues, plans, results and sweep record), and those of any
+   * other whose worker is gone (killed during its own): one pass over the keyspace.
+   */
   private async deleteKeys(): Promise<void> {
-    const match = `${globEscape(this.prefix)}:*`;
+    const { redis, workerId } = this.deps;
+    const live = new Set((await this.deps.liveWorkers()).map((w) => w.id));
+    live.delete(workerId);
+    const match = `${globEscape(this.base)}*`;
     let cursor = '0';
     do {
-      const [next, keys] = await this.deps.redis.scan(cursor, 'MATCH', match, 'COUNT', 10_000);
+      const [next, keys] = await redis.scan(cursor, 'MATCH', match, 'COUNT', 10_000);
       cursor = next;
-      if (keys.length > 0) await this.deps.redis.unlink(...keys);
+      // A worker id holds no ':' (worker-service-options.ts), so it ends at the first one.
+      const dead = keys.filter((key) => !live.has(key.slice(this.base.length).split(':')[0] ?? ''));
+      if (dead.length > 0) await redis.unlink(...dead);
     } while (cursor !== '0');
   }
 }

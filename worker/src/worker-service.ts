@@ -251,6 +251,7 @@ export class WorkerService {
       pool: this.pool,
       poolWarm: this.poolWarm,
       workerId: this.id,
+      liveWorkers: () => this.registry.liveWorkers(),
       concurrency,
       progressIntervalMs,
       logger,

@@ -76,6 +76,18 @@ describe('when a worker starts with the defaults', () => {
   });
 });
 
+describe('when a worker was killed during its warm-up', () => {
+  it("deletes that warm-up's keys with its own, and no other key", async () => {
+    await redis.set('wu-stale:warm-up:gone-4242:count:meta', 'left');
+    await redis.hset('wu-stale:warm-up:gone-4242:results', 'n', '1');
+    await redis.set('wu-stale:kept', 'mine');
+    const { lines } = await startWorker('wu-stale');
+    expect(await warmUpOver(lines)).toMatchObject({ outcome: 'done' });
+    expect(await keysUnder('wu-stale:warm-up:*')).toEqual([]);
+    expect(await redis.get('wu-stale:kept')).toBe('mine');
+  });
+});
+
 describe('when a sweep comes while the worker warms up', () => {
   it('gives way: the sweep is exact and no warm-up key is left', async () => {
     const { config, lines } = await startWorker('wu-busy');
