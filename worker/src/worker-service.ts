@@ -272,7 +272,8 @@ export class WorkerService {
     clearInterval(this.heartbeatTimer);
     this.errors.close();
     logger.info({ graceMs: shutdownGraceMs }, 'worker closing');
-    await this.warmUp?.abandon();
+    // Ended alongside the rest, within the same bounds: without Redis it adds no wait.
+    const warmUpEnded = this.warmUp?.abandon() ?? Promise.resolve();
     const countClosed = Promise.all([...this.countWorkers.values()].map((w) => w.close()));
     const aggregateClosed = this.aggregateWorker.close();
     if (!(await fulfilsWithin(countClosed, shutdownGraceMs))) {
@@ -285,6 +286,8 @@ export class WorkerService {
     const left = (): number => Math.max(0, deadline - Date.now());
     const closed = await within(Promise.allSettled([countClosed, aggregateClosed]), left());
     await Promise.all([this.pool.close(), this.classicThreads.close()]);
+    // Its keys are deleted through this.redis: before that closes.
+    await within(warmUpEnded, left());
     const unlisted = closed && (await within(this.registry.removeWorker(this.id), left()));
     if (!unlisted || !(await within(this.redis.quit(), left()))) this.redis.disconnect();
     if (closed && unlisted) logger.info('worker closed');
