@@ -1,7 +1,7 @@
 // Watching sweeps: their progress (with the units no live worker can take, and the n a
 // submission has not queued), and waiting for them to finish, woken by finished sums and riding
 // out Redis restarts.
-import { countQueueClass, type UnitJobData } from '../contracts/index.js';
+import { countQueueClass, type SweepRecord, type UnitJobData } from '../contracts/index.js';
 import type { Problem } from './problems/problem.js';
 import { problemOf } from './problems/index.js';
 import { AggregateSignal } from './aggregate-signal.js';
@@ -121,10 +121,16 @@ export class SweepWatcher {
     // Whether the last wait ended early because every result was in: if the full read then
     // disagrees, the next wait is a whole interval (no loop of early reads).
     let endedEarly = false;
-    // The first read comes as the sweep starts (right after its submission): its ETA would be
-    // the plan's again, and reading it (each unfinished (n, D)'s plan and units: two commands
-    // and their parsing each, 156 for n = 1..12) takes the CPU the workers start on. The next
-    // read, an interval later, has it, from the rates of the units done by then.
+    // The first full read waits like the next ones, an interval or until every n is in: at the
+    // sweep's start it would read each unfinished (n, D)'s plan and units (two commands and
+    // their parsing each, 156 for n = 1..12) on the CPU the workers start on, to show 0 %, and a
+    // small sweep is over within the interval. A sweep whose results are all stored is read at
+    // once. The first read has no ETA (it would be the plan's again); the next ones have it,
+    // from the rates of the units done by then.
+    const sweep = await rider.run(() => this.parts.registry.find(sweepId), pause);
+    if (sweep && !(await this.allStored(sweep))) {
+      endedEarly = await this.nextRead(sweep, performance.now(), intervalMs, signal, true);
+    }
     for (let reads = 0; ; reads++) {
       const eta = reads > 0;
       const progress = await rider.run(() => this.progress(sweepId, { eta }), pause);
@@ -141,7 +147,7 @@ export class SweepWatcher {
             : 'its jobs were removed (cancelled)',
         );
       }
-      endedEarly = await this.nextRead(progress, readAt, intervalMs, signal, !endedEarly);
+      endedEarly = await this.nextRead(progress.sweep, readAt, intervalMs, signal, !endedEarly);
     }
   }
 
@@ -153,13 +159,12 @@ export class SweepWatcher {
    * early; with `early` false it waits the whole interval.
    */
   private async nextRead(
-    last: SweepProgress,
+    sweep: SweepRecord,
     readAt: number,
     intervalMs: number,
     signal: AggregateSignal,
     early: boolean,
   ): Promise<boolean> {
-    const { sweep } = last;
     for (;;) {
       const left = intervalMs - (performance.now() - readAt);
       if (left <= 0) return false;
@@ -168,11 +173,18 @@ export class SweepWatcher {
       // Every value there, unchecked: the full read checks them (and one that does not hold
       // makes the next wait a whole interval). Unknown (Redis away) reads in full, where the
       // outage is ridden out and reported.
-      const stored = await problemOf(sweep)
-        .resultsStored(this.parts, sweep.ns)
-        .catch(() => true);
-      if (stored) return true;
+      if (await this.allStored(sweep)) return true;
     }
+  }
+
+  /**
+   * Whether every n of the sweep has its result stored, unchecked (one command); unknown
+   * (Redis away) counts as stored, so that the full read rides out the outage and reports it.
+   */
+  private allStored(sweep: SweepRecord): Promise<boolean> {
+    return problemOf(sweep)
+      .resultsStored(this.parts, sweep.ns)
+      .catch(() => true);
   }
 
   /**
