@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { HandBackError, InvalidInputError, KernelError, WeakQueensError } from './errors.js';
 import type { ThreadReply } from './kernel-thread.js';
 import type { Algorithm } from './algorithms.js';
-import { planUnits, type WorkUnit } from './plan.js';
+import { countUnit, planUnits, type WorkUnit } from './plan.js';
 import { SlotGate } from './slot-gate.js';
 import { countByWindowTransferParallel } from './window-transfer-parallel.js';
 
@@ -49,6 +49,17 @@ export const WHOLE_MACHINE_BYTES = 512 * 1024 ** 2;
 
 /** How often the warm-up counts its small boards (once was not enough for V8: measured). */
 const WARM_ROUNDS = 3;
+
+/**
+ * A unit of a board up to INLINE_MAX_N estimated under INLINE_SECONDS is counted on the calling
+ * thread: for it, the trip to a kernel thread (a message each way, a thread woken) costs more
+ * than the count, and a small sweep is all such units (`wq sweep 1-12 --wait`: 523 against
+ * 537.5 ms, medians of 12 alternating runs; docs/costs.md). The board bound caps what a wrong
+ * estimate (a plan forged in Redis) can hold the thread up: N(12, D) whole takes at most a
+ * second or two with the slowest algorithm, and no work bound can stop a count on this thread.
+ */
+const INLINE_SECONDS = 0.002;
+const INLINE_MAX_N = 12;
 
 type RunOptions = { readonly boundSeconds?: number };
 
@@ -101,9 +112,10 @@ export class KernelPool {
     const release = await this.gate.enter(alone, unit.estimate.bytes);
     try {
       if (this.closed) throw new HandBackError();
-      return alone
-        ? { value: await this.runOnTeam(unit, onProgress, options), slot: 0 }
-        : await this.runOnSlot(unit, onProgress, options);
+      if (alone) return { value: await this.runOnTeam(unit, onProgress, options), slot: 0 };
+      // The pool's own warm-up is for its threads: only asked-for units are counted here.
+      if (this.requested && countsHere(unit)) return this.runHere(unit, onProgress);
+      return await this.runOnSlot(unit, onProgress, options);
     } finally {
       release();
     }
@@ -186,6 +198,24 @@ export class KernelPool {
       settled.catch(() => undefined),
     );
     return settled;
+  }
+
+  /**
+   * Counts a tiny unit (see INLINE_SECONDS) on this thread. It reports the lowest slot no thread
+   * is busy in (the dashboard's timeline draws one lane per slot); the count is synchronous, so
+   * no other unit takes a slot meanwhile.
+   */
+  private runHere(unit: WorkUnit, onProgress: (fraction: number) => void): KernelRun {
+    const busy = new Set([...this.slots].filter((s) => s.busy).map((s) => s.index));
+    let slot = 0;
+    while (busy.has(slot)) slot++;
+    try {
+      return { value: countUnit(unit, onProgress), slot };
+    } catch (err) {
+      // As a kernel thread reports it (kernel-thread.ts).
+      const message = err instanceof Error ? err.message : String(err);
+      throw new KernelError(message, !(err instanceof WeakQueensError) || err.retryable);
+    }
   }
 
   private runOnSlot(
@@ -290,4 +320,9 @@ function boundTimer(
       ),
     bound * 1000,
   );
+}
+
+/** Whether a unit is counted on the calling thread (see INLINE_SECONDS). */
+function countsHere(unit: WorkUnit): boolean {
+  return unit.n <= INLINE_MAX_N && unit.estimate.seconds < INLINE_SECONDS;
 }
