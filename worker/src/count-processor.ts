@@ -181,8 +181,6 @@ export function createCountProcessor(deps: CountProcessorDeps) {
     // Written while the kernel runs: the counter need not be in Redis before the count starts.
     const noted = store.noteUnitStart();
     noted.catch(() => undefined);
-    const startedAt = Date.now();
-    const started = performance.now();
     let run: KernelRun;
     try {
       run = await pool.run(unit, onProgress, { boundSeconds });
@@ -206,10 +204,11 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       unit: key,
       value: run.value.toString(),
       algorithm,
-      seconds: (performance.now() - started) / 1000,
+      // The count's own time, as the pool measured it (not the wait for a slot).
+      seconds: run.seconds,
       worker: workerId,
       sweepId: data.sweepId,
-      startedAt,
+      startedAt: run.startedAt,
       slot: run.slot,
       estimateSeconds: data.estimateSeconds,
       // Its provenance, which the sums check against the plan (and the MAC covers).

@@ -24,7 +24,16 @@ export interface KernelRun {
   readonly value: bigint;
   /** The slot's index; a unit on every slot (a team) is shown on slot 0. */
   readonly slot: number;
+  /**
+   * When its count began (this host's clock, ms) and how long it ran, without the wait for a
+   * slot: two units of one slot never overlap (the dashboard draws them in one lane).
+   */
+  readonly startedAt: number;
+  readonly seconds: number;
 }
+
+/** What a slot, a team or this thread hands back; `count` adds the timing. */
+type Counted = Pick<KernelRun, 'value' | 'slot'>;
 
 export interface KernelPoolOptions {
   /** The thread script of a slot (tests point it elsewhere). */
@@ -112,10 +121,14 @@ export class KernelPool {
     const release = await this.gate.enter(alone, unit.estimate.bytes);
     try {
       if (this.closed) throw new HandBackError();
-      if (alone) return { value: await this.runOnTeam(unit, onProgress, options), slot: 0 };
+      const startedAt = Date.now();
+      const started = performance.now();
+      let ran: Counted;
+      if (alone) ran = { value: await this.runOnTeam(unit, onProgress, options), slot: 0 };
       // The pool's own warm-up is for its threads: only asked-for units are counted here.
-      if (this.requested && countsHere(unit)) return this.runHere(unit, onProgress);
-      return await this.runOnSlot(unit, onProgress, options);
+      else if (this.requested && countsHere(unit)) ran = this.runHere(unit, onProgress);
+      else ran = await this.runOnSlot(unit, onProgress, options);
+      return { ...ran, startedAt, seconds: (performance.now() - started) / 1000 };
     } finally {
       release();
     }
@@ -205,7 +218,7 @@ export class KernelPool {
    * is busy in (the dashboard's timeline draws one lane per slot); the count is synchronous, so
    * no other unit takes a slot meanwhile.
    */
-  private runHere(unit: WorkUnit, onProgress: (fraction: number) => void): KernelRun {
+  private runHere(unit: WorkUnit, onProgress: (fraction: number) => void): Counted {
     const busy = new Set([...this.slots].filter((s) => s.busy).map((s) => s.index));
     let slot = 0;
     while (busy.has(slot)) slot++;
@@ -222,9 +235,9 @@ export class KernelPool {
     unit: WorkUnit,
     onProgress: (fraction: number) => void,
     options: RunOptions,
-  ): Promise<KernelRun> {
+  ): Promise<Counted> {
     const slot = this.acquire();
-    return new Promise<KernelRun>((resolve, reject) => {
+    return new Promise<Counted>((resolve, reject) => {
       const timer = boundTimer(options.boundSeconds, (message) => {
         this.slots.delete(slot);
         slot.abort?.(new KernelError(message, false));
