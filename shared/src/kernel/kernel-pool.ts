@@ -126,7 +126,9 @@ export class KernelPool {
       let ran: Counted;
       if (alone) ran = { value: await this.runOnTeam(unit, onProgress, options), slot: 0 };
       // The pool's own warm-up is for its threads: only asked-for units are counted here.
-      else if (this.requested && countsHere(unit)) ran = this.runHere(unit, onProgress);
+      // No progress from it: a kernel thread sends none for a unit this small either (its
+      // first after 250 ms), and each would be a Redis write.
+      else if (this.requested && countsHere(unit)) ran = this.runHere(unit);
       else ran = await this.runOnSlot(unit, onProgress, options);
       return { ...ran, startedAt, seconds: (performance.now() - started) / 1000 };
     } finally {
@@ -218,12 +220,12 @@ export class KernelPool {
    * is busy in (the dashboard's timeline draws one lane per slot); the count is synchronous, so
    * no other unit takes a slot meanwhile.
    */
-  private runHere(unit: WorkUnit, onProgress: (fraction: number) => void): Counted {
+  private runHere(unit: WorkUnit): Counted {
     const busy = new Set([...this.slots].filter((s) => s.busy).map((s) => s.index));
     let slot = 0;
     while (busy.has(slot)) slot++;
     try {
-      return { value: countUnit(unit, onProgress), slot };
+      return { value: countUnit(unit), slot };
     } catch (err) {
       // As a kernel thread reports it (kernel-thread.ts).
       const message = err instanceof Error ? err.message : String(err);
