@@ -22,8 +22,8 @@ import { createAggregateProcessor } from './aggregate-processor.js';
 import { createCountProcessor } from './count-processor.js';
 
 /**
- * The sweep: 65 jobs through every path a small sweep takes (the DFS and the window transfer on
- * the kernel threads, the sums), ~0.4 s after the kernel threads' warm-up. With it, two fresh
+ * The sweep: 65 jobs through every path a small sweep takes (the DFS and the window transfer, on
+ * the kernel threads and on the worker's own, the sums), ~0.4 s after the kernel threads' warm-up. With it, two fresh
  * workers ran `wq sweep 1-12 --wait` in 487.5 and 473.5 ms against 515.5 and 497.5 without
  * (medians of 10 and 12 alternating runs, docs/costs.md).
  */
@@ -74,11 +74,6 @@ export class WarmUp {
     this.abandoned = true;
     this.stop();
     await fulfilsWithin(this.done, CLEANUP_LIMIT_MS);
-  }
-
-  /** Resolves when the warm-up is over, however it ended. */
-  finished(): Promise<void> {
-    return this.done;
   }
 
   private async run(): Promise<void> {

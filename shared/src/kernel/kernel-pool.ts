@@ -64,8 +64,8 @@ const WARM_ROUNDS = 3;
  * thread: for it, the trip to a kernel thread (a message each way, a thread woken) costs more
  * than the count, and a small sweep is all such units (`wq sweep 1-12 --wait`: 523 against
  * 537.5 ms, medians of 12 alternating runs; docs/costs.md). The board bound caps what a wrong
- * estimate (a plan forged in Redis) can hold the thread up: N(12, D) whole takes at most a
- * second or two with the slowest algorithm, and no work bound can stop a count on this thread.
+ * estimate (a plan forged in Redis) can hold the thread up to a few seconds (the slowest
+ * algorithm on an N(12, D) whole; docs/threat-model.md): no work bound stops a count here.
  */
 const INLINE_SECONDS = 0.002;
 const INLINE_MAX_N = 12;
