@@ -16,8 +16,9 @@ const REPORT_RESOLVED = `data:text/javascript,export async function resolve(spec
 }`;
 /**
  * Registers that hook, and reports what ES module hooks do not see: `required <request>` for
- * every require (pino is one), and `read <path>` for a CommonJS file read as a script (BullMQ and
- * ioredis come as one, shared/dist/vendor/redis-libraries.cjs).
+ * every require (pino is one), and `read <path>` for a CommonJS file read as a script (the `wq`
+ * bundle itself, producer/dist/bundle/wq.cjs; BullMQ and ioredis come as another,
+ * shared/dist/vendor/redis-libraries.cjs).
  */
 const REGISTER = `data:text/javascript,import { register, syncBuiltinESMExports, Module } from 'node:module';
 import fs from 'node:fs';
@@ -34,8 +35,11 @@ Module._load = function (request, ...rest) {
   return load.call(this, request, ...rest);
 };`;
 
-/** The packages `wq <args>` loads, and the chunks of the `wq` bundle (names without hash). */
-function loadedBy(...args: string[]): Promise<{ packages: string[]; chunks: string[] }> {
+/**
+ * The packages `wq <args>` loads, and the files of the build it loads: the scripts it reads and
+ * the ES modules it resolves under a package's dist/ (paths from the repository's root).
+ */
+function loadedBy(...args: string[]): Promise<{ packages: string[]; files: string[] }> {
   return new Promise((resolve, reject) => {
     execFile(process.execPath, ['--import', REGISTER, WQ, ...args], (error, _stdout, stderr) => {
       // Only a run that could not start fails here; the exit code of one that ran is wq's own.
@@ -52,10 +56,11 @@ function loadedBy(...args: string[]): Promise<{ packages: string[]; chunks: stri
           packages.push(name);
       }
       if (/^read \S*redis-libraries\.cjs$/m.test(stderr)) packages.push('bullmq', 'ioredis');
-      const chunks = urls.flatMap(
-        (url) => /\/producer\/dist\/bundle\/(.+?)(?:-[\w-]{8})?\.js$/.exec(url)?.[1] ?? [],
+      const read = [...stderr.matchAll(/^read (\S+)$/gm)].map((m) => m[1] ?? '');
+      const files = [...urls.filter((url) => url.startsWith('file:')), ...read].flatMap(
+        (file) => /\/((?:shared|producer|worker|dashboard)\/dist\/.+)$/.exec(file)?.[1] ?? [],
       );
-      resolve({ packages: [...new Set(packages)].sort(), chunks: [...new Set(chunks)].sort() });
+      resolve({ packages: [...new Set(packages)].sort(), files: [...new Set(files)].sort() });
     });
   });
 }
@@ -78,12 +83,12 @@ const COMMANDS = [
 ];
 
 describe.concurrent('when wq is asked for help', () => {
-  it('wq --help loads the dispatcher and the command table, no package and no command', async () => {
-    const { packages, chunks } = await loadedBy('--help');
+  it('wq --help reads the bundle and nothing else: no package, no module of the build', async () => {
+    const { packages, files } = await loadedBy('--help');
     expect(packages).toEqual([]);
-    // The entry, the command definitions and the process kit with the error classes it uses:
-    // no command's chunk, nor `client` (BullMQ with it) or `base` (contracts, kernel, valibot).
-    expect(chunks).toEqual(['command', 'errors', 'process', 'stop-signals', 'wq']);
+    // The one script (bin/wq.js runs its command table); no kernel thread or WebAssembly, no
+    // BullMQ bundle, nothing of shared, the worker or the dashboard beside it.
+    expect(files).toEqual(['producer/dist/bundle/wq.cjs']);
   });
 
   it.each(COMMANDS)('wq %s --help loads neither BullMQ, ioredis nor pino', async (command) => {

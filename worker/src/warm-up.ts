@@ -17,7 +17,7 @@ import {
   resultSealOf,
 } from '@weak-queens/shared/client';
 import { JOB_NAMES, QUEUE_NAMES, type WqConfig } from '@weak-queens/shared/contracts';
-import type { KernelPool } from '@weak-queens/shared/kernel';
+import { collectFully, type KernelPool } from '@weak-queens/shared/kernel';
 import { createAggregateProcessor } from './aggregate-processor.js';
 import { createCountProcessor } from './count-processor.js';
 
@@ -102,6 +102,10 @@ export class WarmUp {
     } catch (err) {
       outcome += `; its keys not deleted: ${err instanceof Error ? err.message : String(err)}`;
     }
+    // What the sweep left is garbage, and a young generation half full of it would be copied
+    // in the middle of the first real sweep (one 12–18 ms pause of this thread in a sweep of
+    // n ≤ 12): collected now, while there is nothing else to do. Not once a real job runs.
+    if (!this.abandoned) collectFully();
     this.report(started, outcome);
   }
 

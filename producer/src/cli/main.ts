@@ -1,4 +1,4 @@
-// Entry point of the `wq` binary (bin/wq.js loads it bundled: dist/bundle/wq.js).
+// Entry point of the `wq` binary (bin/wq.js runs it bundled: dist/bundle/wq.cjs).
 //
 // No SIGINT/SIGTERM handler on purpose: a computation holds no external state, so the default
 // (exit at once, worker threads included) is the graceful close, and a handler could not run

@@ -9,6 +9,7 @@ export {
   truncate,
   WeakQueensError,
 } from './errors.js';
+export { collectFully } from './full-collection.js';
 export { MAX_N, assertBoard, assertLegalPrefix, assertLegalUnit, middleStart } from './board.js';
 export type { ProgressCallback } from './progress.js';
 export {

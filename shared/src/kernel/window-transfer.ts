@@ -6,10 +6,9 @@
 // The file is over 600 lines on purpose: the three steppers are the kernel's hottest loops and
 // read the table's arrays directly (no accessor in the inner loop), so they stay beside the code
 // that lays those arrays out; each stepper is written out for its own number type (see below).
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { attackedBy, countWithoutSearch, fullMask, popcount } from './board.js';
 import { InvalidInputError } from './errors.js';
+import { collectFully } from './full-collection.js';
 import { MAX_ADDENDS, ResidueSystem } from './exact.js';
 import type { ProgressCallback } from './progress.js';
 
@@ -311,8 +310,6 @@ function buildWindowTable(n: number, depth: number, focus: readonly number[]): W
   };
 }
 
-let collector: (() => void) | undefined;
-
 /**
  * Below this, dropped levels are left to V8's own collector: a full collection costs
  * milliseconds whatever the heap holds (five of them were most of N(12, 5)'s 45 ms), and levels
@@ -329,11 +326,7 @@ const COLLECT_FROM_BYTES = 16 * 1024 ** 2;
  */
 export function collectGarbage(droppedBytes: number): void {
   if (droppedBytes < COLLECT_FROM_BYTES) return;
-  if (!collector) {
-    setFlagsFromString('--expose-gc');
-    collector = runInNewContext('gc') as () => void;
-  }
-  collector();
+  collectFully();
 }
 
 /** The children of one node, as expandNode lists them: at most one per column. */
