@@ -8,7 +8,7 @@
 // the next run compiles nothing it had. A cache V8 rejects (another Node, other V8 flags) is
 // written again the same way. Writing is best effort: a read-only install compiles each time.
 'use strict';
-const { readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { join } = require('node:path');
 const { pathToFileURL } = require('node:url');
@@ -49,12 +49,19 @@ const script = new vm.Script(wrapped, {
 if (!cachedData || script.cachedDataRejected) {
   process.once('exit', () => {
     const partial = `${cacheFile}.${process.pid}`;
+    let fd;
     try {
-      writeFileSync(partial, script.createCachedData());
+      fd = openSync(partial, 'wx');
+    } catch {
+      return; // not writable (a read-only install): it compiles each time, nothing else is lost
+    }
+    try {
+      writeSync(fd, script.createCachedData());
+      closeSync(fd);
       // A rename keeps a reader whole when two first runs end together.
       renameSync(partial, cacheFile);
     } catch {
-      // Not writable, or another process renamed its own first: either way nothing is lost.
+      rmSync(partial, { force: true });
     }
   });
 }
