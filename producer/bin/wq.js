@@ -3,18 +3,28 @@
 // `npm run build`), compiled with a V8 code cache kept beside it. This file is CommonJS
 // (bin/package.json): an ES module entry costs Node ~7 ms more before its first line runs.
 //
-// One cache per command (`wq.sweep.v8-cache`), written as the first run of that command after a
-// build exits, so it holds what that command compiled while it ran, not only the top level:
-// the next run compiles nothing it had. A cache V8 rejects (another Node, other V8 flags) is
-// written again the same way. Writing is best effort: a read-only install compiles each time.
+// One cache per command (`wq.sweep.<size>-<time>.v8-cache`), written as the first run of that
+// command after a build exits, so it holds what that command compiled while it ran, not only the
+// top level: the next run compiles nothing it had. A cache V8 rejects (another Node, other V8
+// flags) is written again the same way. Writing is best effort: a read-only install compiles
+// each time.
 'use strict';
-const { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } = require('node:fs');
+const {
+  closeSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} = require('node:fs');
 const { createRequire } = require('node:module');
 const { join } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const vm = require('node:vm');
 
-const BUNDLE = join(__dirname, '..', 'dist', 'bundle', 'wq.cjs');
+const BUNDLE_DIR = join(__dirname, '..', 'dist', 'bundle');
+const BUNDLE = join(BUNDLE_DIR, 'wq.cjs');
 
 let source;
 try {
@@ -28,7 +38,12 @@ try {
 }
 
 const command = /^[a-z]+$/.test(process.argv[2] ?? '') ? process.argv[2] : 'other';
-const cacheFile = join(__dirname, '..', 'dist', 'bundle', `wq.${command}.v8-cache`);
+// V8 checks a code cache against its source's length only: one made by the runs of another build
+// of the same length would run that build's code. The build removes the caches, but Turborepo,
+// restoring a build's outputs from its cache, leaves those beside them: the name holds the
+// bundle's size and time.
+const { size, mtimeMs } = statSync(BUNDLE);
+const cacheFile = join(BUNDLE_DIR, `wq.${command}.${size}-${Math.trunc(mtimeMs)}.v8-cache`);
 let cachedData;
 try {
   cachedData = readFileSync(cacheFile);
@@ -75,7 +90,7 @@ script
     requireFromBundle,
     module_,
     BUNDLE,
-    join(__dirname, '..', 'dist', 'bundle'),
+    BUNDLE_DIR,
     pathToFileURL(BUNDLE).href,
     (specifier) => pathToFileURL(requireFromBundle.resolve(specifier)).href,
   );
