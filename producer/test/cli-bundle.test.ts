@@ -1,12 +1,18 @@
 // The `wq` command runs bundled (build/bundle-cli.mjs), one script. A bundled module that names a
 // file beside itself does so through its own URL, rewritten as a path from the bundle to where the
-// module was built: each of those must be a module of the build, or a kernel thread, a WebAssembly build or
-// BullMQ would be looked for in the wrong place (and a missing WebAssembly build is not an error:
-// the slower TypeScript kernel runs instead).
-import { existsSync, readFileSync } from 'node:fs';
+// module was built: each of those must be a module of the build, or a kernel thread, a
+// WebAssembly build or BullMQ would be looked for in the wrong place (and a missing WebAssembly
+// build is not an error: the slower TypeScript kernel runs instead). bin/wq.js compiles it with a
+// code cache per command, which it writes again when V8 rejects it.
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const BUNDLE = new URL('../dist/bundle/wq.cjs', import.meta.url);
+const WQ = fileURLToPath(new URL('../bin/wq.js', import.meta.url));
+const run = promisify(execFile);
 
 describe('when wq runs bundled', () => {
   const source = readFileSync(BUNDLE, 'latin1');
@@ -20,6 +26,21 @@ describe('when wq runs bundled', () => {
 
   it('leaves no import.meta, which a script does not have', () => {
     expect(source.includes('import.meta')).toBe(false);
+  });
+
+  it('runs a command with the code cache its first run wrote, or one V8 rejects', async () => {
+    const { size, mtimeMs } = statSync(BUNDLE);
+    const cache = new URL(`wq.unique.${size}-${Math.trunc(mtimeMs)}.v8-cache`, BUNDLE);
+    const first = await run(process.execPath, [WQ, 'unique', '8']);
+    expect(first.stdout).toBe('12\n');
+    expect(statSync(cache).size).toBeGreaterThan(10_000);
+    // Not a code cache: V8 rejects it, the command runs compiled from source and writes a new one.
+    writeFileSync(cache, 'not a code cache');
+    const second = await run(process.execPath, [WQ, 'unique', '8']);
+    expect(second.stdout).toBe('12\n');
+    expect(statSync(cache).size).toBeGreaterThan(10_000);
+    const third = await run(process.execPath, [WQ, 'unique', '8']);
+    expect(third.stdout).toBe('12\n');
   });
 
   it('is ASCII, which bin/wq.js reads as Latin-1', () => {
