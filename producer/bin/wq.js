@@ -4,8 +4,8 @@
 // (bin/package.json): an ES module entry costs Node ~7 ms more before its first line runs.
 //
 // One cache per command (`wq.sweep.<size>-<time>.v8-cache`), written as the first run of that
-// command after a build exits, so it holds what that command compiled while it ran, not only the
-// top level: the next run compiles nothing it had. A cache V8 rejects (another Node, other V8
+// command after a build exits 0, so it holds what that command compiled while it ran, not only
+// the top level: the next run compiles nothing it had. A cache V8 rejects (another Node, other V8
 // flags) is written again the same way. Writing is best effort: a read-only install compiles
 // each time.
 'use strict';
@@ -37,7 +37,13 @@ try {
   process.exit(1);
 }
 
-const command = /^[a-z]+$/.test(process.argv[2] ?? '') ? process.argv[2] : 'other';
+const args = process.argv.slice(2);
+// `wq <command> --help` runs no command: its cache is help's, not the command's.
+const command = args.some((arg) => arg === '--help' || arg === '-h')
+  ? 'help'
+  : /^[a-z]+$/.test(args[0] ?? '')
+    ? args[0]
+    : 'other';
 // V8 checks a code cache against its source's length only: one made by the runs of another build
 // of the same length would run that build's code. The build removes the caches, but Turborepo,
 // restoring a build's outputs from its cache, leaves those beside them: the name holds the
@@ -62,7 +68,11 @@ const script = new vm.Script(wrapped, {
   importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
 });
 if (!cachedData || script.cachedDataRejected) {
-  process.once('exit', () => {
+  process.once('exit', (code) => {
+    // Only a run that did its work: one that failed early (Redis away, refused input, a mistyped
+    // command) compiled little of its command, and its cache would be the one every later run
+    // starts from.
+    if (code !== 0) return;
     const partial = `${cacheFile}.${process.pid}`;
     let fd;
     try {
