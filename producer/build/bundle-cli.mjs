@@ -3,7 +3,7 @@
 // with a V8 code cache. Node resolves, reads and links each ES module on its own (the ~115 a
 // Redis command loads cost every `wq sweep` 40–50 ms), and Node 20 keeps no code cache for ES
 // modules: as ES chunks, a sweep still spent ~35 ms compiling and linking what it loaded; as one
-// script from its cache, 1–12 ran in 443.5 against 474 ms (docs/costs.md). A command's modules
+// script from its cache, 1–12 ran in 455.5 against 482.5 ms (docs/costs.md). A command's modules
 // still run only when the command does (a dynamic import becomes a call that runs them then):
 // `wq --help` runs the command table and no command.
 //

@@ -23,9 +23,9 @@ import { createCountProcessor } from './count-processor.js';
 
 /**
  * The sweep: 65 jobs through every path a small sweep takes (the DFS and the window transfer, on
- * the kernel threads and on the worker's own, the sums), ~0.4 s after the kernel threads' warm-up. With it, two fresh
- * workers ran `wq sweep 1-12 --wait` in 487.5 and 473.5 ms against 515.5 and 497.5 without
- * (medians of 10 and 12 alternating runs, docs/costs.md).
+ * the kernel threads and on the worker's own, the sums), ~0.4 s after the kernel threads'
+ * warm-up. With it, two fresh workers ran `wq sweep 1-12 --wait` in 487.5 and 473.5 ms against
+ * 515.5 and 497.5 without (medians of 10 and 12 alternating runs, docs/costs.md).
  */
 export const WARM_UP_NS: readonly number[] = Array.from({ length: 10 }, (_, i) => i + 1);
 
