@@ -10,7 +10,7 @@ import {
   type KernelRun,
   type WorkUnit,
 } from '@weak-queens/shared/kernel';
-import { bullmq, type Logger, type ResultStore, type WorkerInfo } from '@weak-queens/shared/client';
+import { bullmq, type Logger, type ResultStore } from '@weak-queens/shared/client';
 import {
   type MemoryBudget,
   parseUnitJobData,
@@ -22,7 +22,7 @@ import {
   wholeDepth,
 } from '@weak-queens/shared/contracts';
 import { asJobFailure } from './failures.js';
-import { DEFER_MS, firstCount, isBetterElsewhere, MAX_DEFERRALS } from './verification.js';
+import { firstCount } from './verification.js';
 
 export interface CountProcessorDeps {
   readonly store: ResultStore;
@@ -36,16 +36,12 @@ export interface CountProcessorDeps {
    * memory of a unit it runs as planned, and of a window transfer (alone on all its slots).
    */
   readonly memory: MemoryBudget;
-  /** The workers with a recent heartbeat (a second count avoids the first count's worker). */
-  readonly liveWorkers: () => Promise<readonly WorkerInfo[]>;
   /** TEST ONLY (WQ_TEST_FAIL_JOBS): job ids failed on every attempt with a retryable error. */
   readonly failJobs?: readonly string[];
 }
 
 export function createCountProcessor(deps: CountProcessorDeps) {
   const { store, pool, workerId, logger } = deps;
-  // Per job id: how often this worker has put a second count back for another worker.
-  const deferrals = new Map<string, number>();
   return async (job: Job, token?: string): Promise<UnitResult | VerifiedResult> => {
     const log = logger.child({ job: job.id });
     let data;
@@ -96,22 +92,6 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       // one edited by hand): written again.
       if (data.whole) await store.putDepth({ ...wholeDepth(stored), planId: data.planId });
       return answer(stored);
-    }
-    if (check && token) {
-      // Another worker should count it when this one counted the first (where there is one).
-      const firstWorkers =
-        first?.workers ??
-        [...(await store.units(data.n, data.depth)).values()].map((u) => u.worker);
-      const deferred = deferrals.get(String(job.id)) ?? 0;
-      if (
-        deferred < MAX_DEFERRALS &&
-        isBetterElsewhere(workerId, firstWorkers, await deps.liveWorkers())
-      ) {
-        deferrals.set(String(job.id), deferred + 1);
-        await job.moveToDelayed(Date.now() + DEFER_MS, token);
-        throw new bullmq.DelayedError();
-      }
-      deferrals.delete(String(job.id));
     }
     // Listed without their plan part (`n12-d9-u2`), which a test cannot know in advance.
     const listedAs = String(job.id).replace(/-p[0-9a-f]{12}(?=-u\d+$)/, '');

@@ -127,7 +127,6 @@ export class WarmUp {
       logger: quiet,
       progressIntervalMs: this.deps.progressIntervalMs,
       memory: config,
-      liveWorkers: () => Promise.resolve([]),
     });
     const aggregate = createAggregateProcessor({ store, logger: quiet, prefix: this.prefix });
     const connection = bullConnection(config, 'worker', redis);

@@ -118,7 +118,6 @@ export class WorkerService {
       threads: this.classicThreads,
       workerId: id,
       logger: logger.child({ module: 'classic' }),
-      liveWorkers: () => this.registry.liveWorkers(),
     });
     const weakCount = createCountProcessor({
       store,
@@ -129,7 +128,6 @@ export class WorkerService {
       failJobs: config.testFailJobs,
       // What the heartbeat advertises (config, shared among these slots): one value for both.
       memory: config,
-      liveWorkers: () => this.registry.liveWorkers(),
     });
     this.countProcessor = routeByProblem(weakCount, problems.count);
     // Each count queue's worker may take `concurrency` units; the pool's gate runs at most that

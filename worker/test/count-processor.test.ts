@@ -30,7 +30,6 @@ describe('when the count processor takes a unit job', () => {
       logger: createLogger({ level: 'silent', pretty: false }),
       progressIntervalMs: 0,
       memory: { slotMemoryBytes: 1024 ** 3, workerMemoryBytes: 1024 ** 3 },
-      liveWorkers: () => Promise.resolve([]),
     });
   });
 
@@ -101,7 +100,6 @@ describe('when the count processor takes a unit job', () => {
       logger: createLogger({ level: 'silent', pretty: false }),
       progressIntervalMs: 0,
       memory: { slotMemoryBytes: 100, workerMemoryBytes: 1024 },
-      liveWorkers: () => Promise.resolve([]),
     });
     const fits = (await small((await wholeUnitJob(5, 4, 'window-transfer')).job)) as UnitResult;
     expect([fits.value, fits.algorithm]).toEqual([knownValue(5, 4)?.value, 'window-transfer']);
