@@ -322,7 +322,7 @@ describe('when results move from one Redis to another', () => {
     const unauthenticated =
       "not authenticated (WQ_RESULT_KEY is not set here): set WQ_RESULT_KEY to the exporting store's key, or import with --trust";
     expect(unvouched.stderr).toBe(
-      'wq results: import refused, nothing written (2 bad lines)\n' +
+      `wq results: ${classicFile}: import refused, nothing written (2 bad lines)\n` +
         `  line ${q9Line}: ${unauthenticated}\n` +
         `  line ${units + 2}: ${unauthenticated}\n`,
     );

@@ -22,6 +22,7 @@ import {
   type Logger,
   type ResultStore,
   type Role,
+  type StoredCount,
 } from '@weak-queens/shared/client';
 import { asJobFailure } from './failures.js';
 import { foreignChildren } from './foreign-children.js';
@@ -86,6 +87,9 @@ async function sumUnits(
     role === 'check' ? checkJobId(data.n, data.depth) : depthJobId(data.n, data.depth),
   ]);
   // The values are the stored units' (checked against the plan), never the children's.
+  // A first count may hold imported units nobody here has vouched for yet (a verified sweep
+  // planned none of them again): then N(n, D) is no result until the second count agrees, and
+  // the sum, which compares the two, stores it.
   const counted = await countFromStore(
     store,
     data.n,
@@ -93,17 +97,20 @@ async function sumUnits(
     role,
     data.planId,
     data.algorithm,
+    { pending: role === 'primary' },
   );
   if (!counted.ok) throw inconsistent(counted.reason);
   const result = counted.result;
-  await store.putDepth(result);
+  if (counted.pending.length === 0) await store.putDepth(result);
   logger.info(
     { n: data.n, depth: data.depth, units: result.units, role: data.role },
     'N(n, D) summed',
   );
   if (data.role !== 'check') return result;
+  // The first has no stored N(n, D) yet where it is made of imports this count is to vouch
+  // for: the sum compares the two either way.
   const first = (await store.depths(data.n)).get(data.depth);
-  if (!first) throw inconsistent(`the first count of N(${data.n}, ${data.depth}) has no value`);
+  if (!first) return result;
   return { kind: 'verified', n: data.n, depth: data.depth, primary: first, check: result };
 }
 
@@ -121,6 +128,8 @@ async function sumDepths(
   const unproven: { depth: number; role: Role }[] = [];
   const wrong: DepthMismatch[] = [];
   const checks = new Map<number, DepthResult>();
+  // Imported units of a first count that only the second count can vouch for, by D.
+  const pending = new Map<number, StoredCount & { ok: true }>();
   for (const role of data.verify ? (['primary', 'check'] as const) : (['primary'] as const)) {
     const stored = await store.depths(n, role);
     // Every D's units are read side by side (two reads each): the sum of the largest n is the
@@ -128,10 +137,24 @@ async function sumDepths(
     const recounted = await Promise.all(
       Array.from({ length: n }, async (_, d) => {
         const planId = stored.get(d)?.planId;
-        return planId === undefined ? undefined : countFromStore(store, n, d, role, planId);
+        if (planId !== undefined) return countFromStore(store, n, d, role, planId);
+        // A verified first count still made of imports: summed from the plan they belong to.
+        if (!data.verify || role !== 'primary') return undefined;
+        const importedPlan = await store.storedPlanId(n, d);
+        if (importedPlan === undefined) return undefined;
+        const summed = await countFromStore(store, n, d, role, importedPlan, undefined, {
+          pending: true,
+        });
+        if (summed.ok && summed.pending.length > 0) pending.set(d, summed);
+        return summed.ok && summed.pending.length > 0 ? summed : undefined;
       }),
     );
     for (let d = 0; d < n; d++) {
+      const again = recounted[d];
+      if (again?.ok && pending.has(d) && role === 'primary') {
+        depths.push(again.result);
+        continue;
+      }
       const depth = stored.get(d);
       const label = role === 'check' ? `the second count of D = ${d}` : `D = ${d}`;
       if (!depth) {
@@ -143,7 +166,6 @@ async function sumDepths(
         unproven.push({ depth: d, role });
         continue;
       }
-      const again = recounted[d];
       if (again === undefined) continue; // Only a D without a plan id, said above.
       if (!again.ok) {
         missing.push(`${label}: ${again.reason}`);
@@ -198,6 +220,15 @@ async function sumDepths(
     throw new bullmq.UnrecoverableError(message);
   }
 
+  // Both counts agree: the imports they bear out become results of this store.
+  for (const [d, { result, pending: units }] of pending) {
+    await store.vouchUnits(units);
+    await store.putDepth(result);
+    logger.info(
+      { n, depth: d, units: units.length },
+      'imported units vouched for by the second count',
+    );
+  }
   const record: CompletionRecord = {
     n,
     S,

@@ -21,6 +21,7 @@ interface ResultsRequest {
   readonly export?: string;
   readonly import?: string;
   readonly trust?: boolean;
+  readonly units?: boolean;
 }
 
 /** What a view needs from `wq results` for files: write an export, read an import. */
@@ -85,6 +86,6 @@ export function reportSubmission(
 export function unverifiedNote(units: number): string {
   return units > 0
     ? `; ${units} units unverified (no MAC this store verifies): ` +
-        'each is counted again before it enters a sum'
+        'each is counted again before it enters a sum, unless `wq sweep --verify` vouches for it'
     : '';
 }

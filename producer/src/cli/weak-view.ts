@@ -24,10 +24,14 @@ export const weakView: ProblemView = {
       return importFile(values.import, transfer.ImportRefusedError, async (lines) => {
         const summary = await transfer.importResults(client.store, lines, {
           trust: values.trust === true,
+          units: values.units === true,
         });
         return (
           `imported ${summary.sums} S(n), ${summary.depths} N(n, D), ${summary.units} units` +
-          ` (${summary.alreadyStored} already stored with the same value)` +
+          `, ${summary.plans} plans` +
+          ` (${summary.alreadyStored} already stored with the same value` +
+          (summary.leftOut > 0 ? `; ${summary.leftOut} N(n, D) and S(n) lines left out` : '') +
+          ')' +
           unverifiedNote(summary.unverified)
         );
       });

@@ -529,18 +529,96 @@ export class ResultStore extends KeyedStore<StoreKeys> {
     return found;
   }
 
-  async units(n: number, depth: number, role: Role = 'primary'): Promise<Map<string, UnitResult>> {
+  /**
+   * The stored units of (n, D) that are results. With `pending`, imported units nobody has
+   * vouched for yet are included too (flagged `unverified`): a verified sweep counts the (n, D)
+   * a second time instead of counting them again, and vouches for them if the counts agree.
+   */
+  async units(
+    n: number,
+    depth: number,
+    role: Role = 'primary',
+    options: { readonly pending?: boolean } = {},
+  ): Promise<Map<string, UnitResult>> {
     const raw = await this.redis.hgetall(
       role === 'check' ? this.keys.checkUnits(n, depth) : this.keys.units(n, depth),
     );
     const found = new Map<string, UnitResult>();
+    const pending = new Map<string, UnitResult>();
     for (const [field, json] of Object.entries(raw)) {
       const result = parseJson(UnitResultSchema, json, 'unit result');
       if (result.n === n && result.depth === depth && result.unit === field) {
         found.set(field, result);
+        if (result.unverified) pending.set(field, result);
       }
     }
-    return this.#trustedUnits(found);
+    const trusted = await this.#trustedUnits(found);
+    if (options.pending) for (const [key, unit] of pending) trusted.set(key, unit);
+    return trusted;
+  }
+
+  /** `${role}:${D}` of every count of n with a unit record stored (one round trip). */
+  async depthsWithUnits(n: number, roles: readonly Role[]): Promise<Set<string>> {
+    const read = this.redis.pipeline();
+    for (const role of roles) {
+      for (let d = 0; d < n; d++) {
+        read.hlen(role === 'check' ? this.keys.checkUnits(n, d) : this.keys.units(n, d));
+      }
+    }
+    const replies = (await read.exec()) ?? [];
+    const found = new Set<string>();
+    roles.forEach((role, r) => {
+      for (let d = 0; d < n; d++) {
+        const [err, count] = replies[r * n + d] ?? [];
+        if (err) throw err;
+        if (typeof count === 'number' && count > 0) found.add(`${role}:${d}`);
+      }
+    });
+    return found;
+  }
+
+  /**
+   * The plan most of the stored units of (n, D) were counted under, unverified imports
+   * included: a sweep resumed on another store goes on with the plan its units belong to.
+   */
+  async storedPlanId(
+    n: number,
+    depth: number,
+    role: Role = 'primary',
+  ): Promise<string | undefined> {
+    const tally = new Map<string, number>();
+    for (const unit of (await this.units(n, depth, role, { pending: true })).values()) {
+      if (unit.planId !== undefined) tally.set(unit.planId, (tally.get(unit.planId) ?? 0) + 1);
+    }
+    let best: string | undefined;
+    for (const [planId, count] of tally)
+      if (best === undefined || count > (tally.get(best) ?? 0)) best = planId;
+    return best;
+  }
+
+  /**
+   * Makes imported units results once a count of their own has borne them out (a verified
+   * sweep's second count agreed with their sum): written again without the flag, sealed
+   * under this store's key. A record that changed meanwhile is left as it is.
+   */
+  async vouchUnits(units: readonly UnitResult[]): Promise<void> {
+    for (const unit of units) {
+      if (!unit.unverified) continue;
+      const key =
+        unit.role === 'check'
+          ? this.keys.checkUnits(unit.n, unit.depth)
+          : this.keys.units(unit.n, unit.depth);
+      const vouched: UnitResult = { ...unit };
+      delete (vouched as { unverified?: true }).unverified;
+      await this.redis.eval(
+        VOUCH_UNIT,
+        1,
+        key,
+        unit.unit,
+        JSON.stringify(this.#sealUnit(vouched)),
+        unit.value,
+      );
+    }
   }
 
   /**
@@ -605,6 +683,18 @@ export class ResultStore extends KeyedStore<StoreKeys> {
     return undefined;
   }
 }
+
+/** Rewrites a unit record only while it is still the unverified import of the same value. */
+const VOUCH_UNIT = `
+local stored = redis.call('HGET', KEYS[1], ARGV[1])
+if not stored then return 0 end
+local ok, record = pcall(cjson.decode, stored)
+if not ok or type(record) ~= 'table' or record['unverified'] ~= true or record['value'] ~= ARGV[3] then
+  return 0
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+`;
 
 function disagreementField(n: number, depth: number, role: Role, unit: string): string {
   return `${n}:${depth}:${role}:${unit}`;

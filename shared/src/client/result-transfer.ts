@@ -15,16 +15,45 @@ import {
   type Problem,
   PROBLEMS,
   type UnitResult,
+  PLAN_ID,
+  type PlanHeader,
+  type PlannedUnitRecord,
+  parsePlanHeader,
+  parsePlannedUnit,
+  parseUnitKey,
 } from '../contracts/index.js';
+import { MAX_N, unitWeight } from '../kernel/index.js';
 import { ImportRefusedError, type RefusedLine } from './errors.js';
-import { MAX_N } from '../kernel/index.js';
 import type { ResultStore } from './result-store.js';
-import { depthMessage, type ResultSeal, sumMessage, unitMessage } from './result-seal.js';
+import {
+  depthMessage,
+  planMessage,
+  type ResultSeal,
+  sumMessage,
+  unitMessage,
+} from './result-seal.js';
+import type { PlanToRecord } from './plan-records.js';
 
 /** The problem these results count; a line of another problem is refused. */
 export const TRANSFER_PROBLEM = 'weak' as const;
 
+/**
+ * A recorded plan, exported beside its units so that a sweep resumed on another store goes on
+ * under the same plan: `units` lists [unit key, weight, model seconds, bound seconds].
+ */
+export interface PlanLine {
+  readonly kind: 'plan';
+  readonly n: number;
+  readonly depth: number;
+  readonly role: 'primary' | 'check';
+  readonly algorithm: PlanHeader['algorithm'];
+  readonly planId: string;
+  readonly units: readonly (readonly [string, number, number, number])[];
+  readonly mac?: string;
+}
+
 export type TransferLine =
+  | ({ readonly problem: 'weak' } & PlanLine)
   | ({ readonly problem: 'weak' } & UnitResult)
   | ({ readonly problem: 'weak' } & DepthResult)
   | ({ readonly problem: 'weak'; readonly kind: 'sum' } & CompletionRecord);
@@ -37,6 +66,10 @@ export interface ImportSummary {
   readonly alreadyStored: number;
   /** Units that carried no MAC this store verifies: kept, but counted again before use. */
   readonly unverified: number;
+  /** Plans recorded, so that a sweep goes on under the plan its imported units belong to. */
+  readonly plans: number;
+  /** N(n, D) and S(n) lines left out (`units`): derived again from their units here. */
+  readonly leftOut: number;
 }
 
 export interface ImportOptions {
@@ -46,6 +79,12 @@ export interface ImportOptions {
    * before it enters a sum) and an N(n, D) or S(n) without one is refused.
    */
   readonly trust?: boolean;
+  /**
+   * `--units`: take the units and their plans only, and leave every N(n, D) and S(n) out (they
+   * are derived again here): how a sweep still in progress moves to a store without its key,
+   * where a `--verify` sweep vouches for the units by counting each (n, D) a second time.
+   */
+  readonly units?: boolean;
 }
 
 /** How a line stands against this store's WQ_RESULT_KEY. */
@@ -114,9 +153,13 @@ export async function* exportResults(
   for (const n of ns) {
     for (const role of ['primary', 'check'] as const) {
       for (let d = 0; d < n; d++) {
-        for (const unit of (await store.units(n, d, role)).values()) {
-          yield line({ problem: TRANSFER_PROBLEM, ...unit });
+        const units = [...(await store.units(n, d, role)).values()];
+        // The plans the units were counted under come first, for a sweep resumed elsewhere.
+        for (const planId of new Set(units.flatMap((u) => (u.planId ? [u.planId] : [])))) {
+          const plan = await store.plan(n, d, planId);
+          if (plan) yield line({ problem: TRANSFER_PROBLEM, ...planLine(planId, plan) });
         }
+        for (const unit of units) yield line({ problem: TRANSFER_PROBLEM, ...unit });
       }
       for (const depth of (await store.depths(n, role)).values()) {
         yield line({ problem: TRANSFER_PROBLEM, ...depth });
@@ -125,6 +168,55 @@ export async function* exportResults(
     const record = await store.record(n);
     if (record) yield line({ problem: TRANSFER_PROBLEM, kind: 'sum', ...record });
   }
+}
+
+function planLine(
+  planId: string,
+  { header, units }: { header: PlanHeader; units: Map<string, PlannedUnitRecord> },
+): PlanLine {
+  return {
+    kind: 'plan',
+    n: header.n,
+    depth: header.depth,
+    role: header.role,
+    algorithm: header.algorithm,
+    planId,
+    units: [...units].map(([key, u]) => [key, u.weight, u.modelSeconds, u.boundSeconds] as const),
+    ...(header.mac === undefined ? {} : { mac: header.mac }),
+  };
+}
+
+/** A plan line as this store records it; throws on one that is not a plan this n can have. */
+function parsePlanLine(fields: Record<string, unknown>): PlanToRecord & { mac?: string } {
+  const { planId, units, mac, kind: _kind, ...rest } = fields;
+  if (typeof planId !== 'string' || !PLAN_ID.test(planId)) {
+    throw new InvalidInputError('planId', planId ?? null, '12 lowercase hex digits');
+  }
+  if (!Array.isArray(units) || units.length === 0) {
+    throw new InvalidInputError('units', null, '[[unit key, weight, model s, bound s], …]');
+  }
+  const header = parsePlanHeader(
+    JSON.stringify({ ...rest, units: units.length, ...(mac === undefined ? {} : { mac }) }),
+  );
+  const records = new Map<string, PlannedUnitRecord>();
+  for (const entry of units as unknown[]) {
+    if (!Array.isArray(entry) || typeof entry[0] !== 'string') {
+      throw new InvalidInputError('units', null, '[[unit key, weight, model s, bound s], …]');
+    }
+    const [key, ...record] = entry as [string, ...unknown[]];
+    const rows = parseUnitKey(key);
+    if (!rows) throw new InvalidInputError('unit key', key, 'a unit key such as "3.1" or "m3.7"');
+    const planned = parsePlannedUnit(JSON.stringify(record));
+    const weight = rows.part ? 1 : unitWeight(header.n, header.depth, rows.prefix, rows.middle);
+    if (weight !== planned.weight) {
+      throw new Error(
+        `plan ${planId} gives unit ${key} weight ${planned.weight}, its rows give ${weight}`,
+      );
+    }
+    records.set(key, planned);
+  }
+  if (records.size !== units.length) throw new Error(`plan ${planId} lists a unit twice`);
+  return { header, planId, units: records, ...(typeof mac === 'string' ? { mac } : {}) };
 }
 
 function line(value: TransferLine): string {
@@ -142,8 +234,28 @@ export async function importResults(
   const units = new Map<string, { line: number; result: UnitResult }>();
   const depths = new Map<string, { line: number; result: DepthResult }>();
   const sums = new Map<number, { line: number; record: CompletionRecord }>();
+  const plans = new Map<string, PlanToRecord>();
+  let leftOut = 0;
   eachLine(lines, refused, (text, number) => {
-    const parsed = parseLine(text);
+    const fields = transferFields(text, TRANSFER_PROBLEM);
+    if (fields.kind === 'plan') {
+      const plan = parsePlanLine(fields);
+      const { mac, ...header } = plan.header;
+      const weights = new Map([...plan.units].map(([k, u]) => [k, u.weight]));
+      const auth = authenticity(store, planMessage(header, plan.planId, weights), mac);
+      if (auth === 'forged') throw new Error(FORGED);
+      // An unauthenticated plan is recorded only where nothing is signed (no key here): a
+      // keyed store plans its own instead of signing what nobody vouched for.
+      if (auth === 'sealed' || !store.seal || options.trust) {
+        plans.set(`${header.n}:${header.depth}:${plan.planId}`, { ...plan, header });
+      }
+      return;
+    }
+    const parsed = parseLine(fields);
+    if (options.units && parsed.kind !== 'unit') {
+      leftOut++;
+      return;
+    }
     if (parsed.kind === 'unit') {
       const key = `${parsed.role ?? 'primary'}:${parsed.n}:${parsed.depth}:${parsed.unit}`;
       const earlier = units.get(key);
@@ -253,6 +365,15 @@ export async function importResults(
   if (refused.length > 0) {
     throw new ImportRefusedError(refused.sort((a, b) => a.line - b.line));
   }
+  // Plans first: a unit is of use only under its recorded plan. One already recorded under
+  // the same id (a digest of its content) is left as it is.
+  const newPlans = [];
+  for (const plan of plans.values()) {
+    if (!(await store.planUnitKeys(plan.header.n, plan.header.depth, plan.planId))) {
+      newPlans.push(plan);
+    }
+  }
+  await store.putPlans(newPlans);
   await store.importRecords({
     units: [...units.values()].map((u) => u.result),
     depths: [...depths.values()].map((d) => d.result),
@@ -264,13 +385,14 @@ export async function importResults(
     sums: sums.size,
     alreadyStored,
     unverified,
+    plans: newPlans.length,
+    leftOut,
   };
 }
 
 type ParsedLine = UnitResult | DepthResult | (CompletionRecord & { readonly kind: 'sum' });
 
-function parseLine(text: string): ParsedLine {
-  const fields = transferFields(text, TRANSFER_PROBLEM);
+function parseLine(fields: Record<string, unknown>): ParsedLine {
   if (fields.kind === 'unit') return parseUnitResult(fields);
   if (fields.kind === 'depth') return parseDepthResult(fields);
   if (fields.kind === 'sum') {
@@ -280,7 +402,7 @@ function parseLine(text: string): ParsedLine {
     }
     return { ...record, kind: 'sum' };
   }
-  throw new InvalidInputError('kind', fields.kind ?? null, 'one of unit, depth, sum');
+  throw new InvalidInputError('kind', fields.kind ?? null, 'one of plan, unit, depth, sum');
 }
 
 function checkPublished(n: number, depth: number, value: string): void {

@@ -9,7 +9,12 @@ import type { ResultStore, Role } from './result-store.js';
 
 /** A count summed from its stored units, or why it cannot be. */
 export type StoredCount =
-  | { readonly ok: true; readonly result: DepthResult }
+  | {
+      readonly ok: true;
+      readonly result: DepthResult;
+      /** Units in it that are unverified imports (only with `pending`): no result yet. */
+      readonly pending: readonly UnitResult[];
+    }
   | { readonly ok: false; readonly reason: string };
 
 /**
@@ -25,10 +30,12 @@ export async function countFromStore(
   role: Role,
   planId: string,
   algorithm?: Algorithm,
+  /** Unverified imports count too, listed apart (see ResultStore.units). */
+  options: { readonly pending?: boolean } = {},
 ): Promise<StoredCount> {
   const refuse = (reason: string): StoredCount => ({ ok: false, reason });
   // Both read at once; the units only count once the plan has passed.
-  const unitsRead = store.units(n, depth, role);
+  const unitsRead = store.units(n, depth, role, options);
   unitsRead.catch(() => undefined);
   const plan = await store.plan(n, depth, planId);
   if (!plan) {
@@ -90,6 +97,7 @@ export async function countFromStore(
   }
   return {
     ok: true,
+    pending: units.filter((u) => u.unverified),
     result: {
       kind: 'depth',
       n,

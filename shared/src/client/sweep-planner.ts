@@ -31,12 +31,15 @@ import {
   unitJobId,
   type UnitJobData,
   unitKey,
+  type UnitResult,
 } from '../contracts/index.js';
 import type { ResultStore } from './result-store.js';
 import type { PlanToRecord } from './plan-records.js';
 import { provenDepths } from './stored-counts.js';
 import { childJobRetry, flowJobRetry } from './flow-retry.js';
 import { unitPriority } from './priority.js';
+import { resumedPlan } from './resumed-plans.js';
+import type { Role } from '../contracts/roles.js';
 
 export interface SweepPlanOptions {
   readonly sweepId: string;
@@ -97,6 +100,8 @@ export interface PlannedDepth {
   readonly units: readonly PlannedUnit[];
   /** `check`: the second count of a verified sweep. */
   readonly role?: 'check';
+  /** A plan recorded before, whose stored units this one goes on from (see resumedPlan). */
+  readonly recordedPlanId?: string;
 }
 
 /** The id a plan is recorded under (a digest of its count, algorithm and unit keys). */
@@ -188,13 +193,31 @@ export async function planSize(
   store: ResultStore,
   options: SweepPlanOptions,
 ): Promise<PlannedSize> {
-  const plans = Array.from(
-    { length: n },
-    (_, depth) => options.depthPlans?.get(`${n}:${depth}`) ?? planDepth(n, depth, options),
+  // Where units are stored already (counted before, or imported), the plan they belong to.
+  const resumable = await store.depthsWithUnits(
+    n,
+    options.verify ? ['primary', 'check'] : ['primary'],
   );
-  const everything = options.verify
-    ? [...plans, ...plans.map((p) => planCheck(n, p.depth, p.algorithm, options))]
-    : plans;
+  const resumed = async (depth: number, role: Role): Promise<PlannedDepth | undefined> =>
+    resumable.has(`${role}:${depth}`) ? resumedPlan(store, n, depth, role, options) : undefined;
+  const plans = await Promise.all(
+    Array.from(
+      { length: n },
+      async (_, depth) =>
+        (await resumed(depth, 'primary')) ??
+        options.depthPlans?.get(`${n}:${depth}`) ??
+        planDepth(n, depth, options),
+    ),
+  );
+  const checkPlans = options.verify
+    ? await Promise.all(
+        plans.map(
+          async (p) =>
+            (await resumed(p.depth, 'check')) ?? planCheck(n, p.depth, p.algorithm, options),
+        ),
+      )
+    : [];
+  const everything = [...plans, ...checkPlans];
   const units = everything.reduce((t, p) => t + p.units.length, 0);
   const estimateSeconds = everything.reduce(
     (t, p) => t + p.units.reduce((s, u) => s + u.estimateSeconds, 0),
@@ -219,30 +242,49 @@ export async function planSize(
   // and are all in the store before its flow is returned to be added.
   const recording: PlanToRecord[] = [];
   let jobs = 1;
+  const verify = options.verify === true;
   for (const plan of plans) {
     const { depth } = plan;
     const primary = storedDepths.has(depth)
       ? undefined
-      : await countNode(plan, store, retry, options.sweepId, queueBases(options), recording);
+      : await countNode(
+          plan,
+          store,
+          retry,
+          options.sweepId,
+          queueBases(options),
+          recording,
+          verify,
+          resumable.has(`primary:${depth}`),
+        );
     if (primary) jobs += primary.jobs;
-    if (!options.verify || storedChecks.has(depth)) {
+    if (!verify || storedChecks.has(depth)) {
       if (primary) children.push(primary.node);
       continue;
     }
-    // The second count runs after the first (it is the first's parent), so it knows who
-    // counted the first and can go to another worker.
+    // The second count runs after the first (it is the first's parent, and waits for it
+    // without polling). Another algorithm than the one that counted the first: the stored
+    // one's, if stored, unless a second count was under way already.
+    const stored = storedDepths.get(depth)?.algorithm;
+    const checkPlan =
+      stored === undefined || stored === plan.algorithm
+        ? (checkPlans[depth] ?? planCheck(n, depth, plan.algorithm, options))
+        : planCheck(n, depth, stored, options);
     const check = await countNode(
-      // Another algorithm than the one that counted the first: the stored one's, if stored.
-      planCheck(n, depth, storedDepths.get(depth)?.algorithm ?? plan.algorithm, options),
+      checkPlan,
       store,
       retry,
       options.sweepId,
       queueBases(options),
       recording,
+      verify,
+      resumable.has(`check:${depth}`),
       primary?.node,
     );
-    children.push(check.node);
-    jobs += check.jobs;
+    if (check) {
+      children.push(check.node);
+      jobs += check.jobs;
+    }
   }
   await store.putPlans(recording);
   const sumData: SumJobData = {
@@ -333,8 +375,15 @@ async function countNode(
   bases: QueueBases | undefined,
   /** Gets this count's plan record, for the caller to write with the others. */
   recording: PlanToRecord[],
+  /**
+   * A verified sweep: unverified imports are not counted again (the second count decides on
+   * them), and a count whose every unit is stored needs no job (the sum reads it).
+   */
+  verify: boolean,
+  /** Whether any unit of this count is stored (else nothing is read). */
+  storedUnits: boolean,
   under?: FlowJobNode,
-): Promise<{ node: FlowJobNode; jobs: number }> {
+): Promise<{ node: FlowJobNode; jobs: number } | undefined> {
   const queueOf = (planned: PlannedUnit): string =>
     bases === undefined
       ? QUEUE_NAMES.count
@@ -346,8 +395,19 @@ async function countNode(
   const check = role === 'check';
   const id = check ? checkJobId(n, depth) : depthJobId(n, depth);
   const below = under ? [under] : [];
-  const planId = planIdOfDepth(plan);
-  recording.push(planRecord(plan, planId));
+  const planId = plan.recordedPlanId ?? planIdOfDepth(plan);
+  if (plan.recordedPlanId === undefined) recording.push(planRecord(plan, planId));
+  // Only a first count's imports wait for a second count to vouch for them; a second count
+  // is always this store's own.
+  const stored = storedUnits
+    ? await store.units(n, depth, role ?? 'primary', { pending: verify && !check })
+    : new Map<string, UnitResult>();
+  if (
+    [...stored.values()].some((u) => u.unverified) &&
+    plan.units.every((u) => stored.has(keyOf(u.unit)))
+  ) {
+    return undefined;
+  }
   const only = plan.units[0];
   if (plan.units.length === 1 && only) {
     return {
@@ -361,7 +421,6 @@ async function countNode(
       jobs: 1,
     };
   }
-  const stored = await store.units(n, depth, role ?? 'primary');
   const unitJobs: FlowJobNode[] = [];
   plan.units.forEach((planned, index) => {
     if (stored.has(keyOf(planned.unit))) return;

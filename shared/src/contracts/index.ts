@@ -73,6 +73,8 @@ export {
   boundSeconds,
   PLAN_ID,
   planIdOf,
+  parsePlanHeader,
+  parsePlannedUnit,
 } from './plan-record.js';
 export {
   LOG_LEVELS,

@@ -53,6 +53,11 @@ export const resultsCommand = defineCommand(
         description:
           'with --import: take lines without a MAC this WQ_RESULT_KEY verifies as results;\nwithout it such units are counted again before use and such N(n, D), S(n), Q(n) refused',
       },
+      units: {
+        type: 'boolean',
+        description:
+          'with --import: take the units and their plans only, leave N(n, D) and S(n) out;\nhow a sweep in progress moves to a store without its key: units nobody here vouches for\nstay unverified, and `wq sweep <ns> --verify` counts only what is missing, vouching for\nthem when its second count agrees',
+      },
     },
   },
   async ({ values, positionals }) => {
@@ -64,6 +69,9 @@ export const resultsCommand = defineCommand(
     ];
     if (formats.filter(Boolean).length > 1) {
       throw new InvalidInputError('format', 'several', 'one of --json, --csv, --export, --import');
+    }
+    if (values.units && values.import === undefined) {
+      throw new InvalidInputError('--units', true, 'only with --import');
     }
     if (values.import !== undefined && positionals[0] !== undefined) {
       throw new InvalidInputError(
@@ -93,6 +101,9 @@ export const resultsCommand = defineCommand(
   },
 );
 
+/** Bad lines an import refusal lists; the count says how many there are in all. */
+const MAX_REFUSED_SHOWN = 20;
+
 /** Writes export lines to a file (saying how many) or, for `-`, to stdout. */
 function writeExport(target: string, lines: readonly string[]): void {
   if (target === '-') {
@@ -118,9 +129,13 @@ async function importFile(
     return 0;
   } catch (err) {
     if (!(err instanceof Refused)) throw err;
+    // A file signed under another key fails on every line: the first few say it.
+    const shown = err.refused.slice(0, MAX_REFUSED_SHOWN);
+    const more = err.refused.length - shown.length;
     process.stderr.write(
-      `wq results: import refused, nothing written (${err.refused.length} bad lines)\n` +
-        err.refused.map((r) => `  line ${r.line}: ${r.reason}\n`).join(''),
+      `wq results: ${source}: import refused, nothing written (${err.refused.length} bad lines)\n` +
+        shown.map((r) => `  line ${r.line}: ${r.reason}\n`).join('') +
+        (more > 0 ? `  … and ${more} more\n` : ''),
     );
     return 2;
   }
