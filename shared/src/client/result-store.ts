@@ -586,9 +586,13 @@ export class ResultStore extends KeyedStore<StoreKeys> {
     depth: number,
     role: Role = 'primary',
   ): Promise<string | undefined> {
+    const raw = await this.redis.hvals(
+      role === 'check' ? this.keys.checkUnits(n, depth) : this.keys.units(n, depth),
+    );
     const tally = new Map<string, number>();
-    for (const unit of (await this.units(n, depth, role, { pending: true })).values()) {
-      if (unit.planId !== undefined) tally.set(unit.planId, (tally.get(unit.planId) ?? 0) + 1);
+    // Only a plan id is read here: a record that does not parse is the count's own business.
+    for (const unit of raw.map(readUnit)) {
+      if (unit?.planId !== undefined) tally.set(unit.planId, (tally.get(unit.planId) ?? 0) + 1);
     }
     let best: string | undefined;
     for (const [planId, count] of tally)

@@ -399,8 +399,11 @@ async function countNode(
   if (plan.recordedPlanId === undefined) recording.push(planRecord(plan, planId));
   // Only a first count's imports wait for a second count to vouch for them; a second count
   // is always this store's own.
+  // A record that does not parse is left to the unit's job, which counts it again.
   const stored = storedUnits
-    ? await store.units(n, depth, role ?? 'primary', { pending: verify && !check })
+    ? await store
+        .units(n, depth, role ?? 'primary', { pending: verify && !check })
+        .catch(() => new Map<string, UnitResult>())
     : new Map<string, UnitResult>();
   if (
     [...stored.values()].some((u) => u.unverified) &&
