@@ -42,6 +42,9 @@ import { SnapshotReader } from './snapshot-reader.js';
 import { TimelineReader } from './timeline-reader.js';
 import { assetRouter, PAGE_FILE, PUBLIC_ASSETS, readPage } from './static-files.js';
 
+/** The rate-based ETA is read every this many polls (10 s at the default 1 s poll). */
+const ETA_REFRESH_POLLS = 10;
+
 export class DashboardServer {
   readonly app: express.Express;
   readonly options: CompiledDashboardOptions;
@@ -65,7 +68,7 @@ export class DashboardServer {
     for (const queue of [connection.queues.count, connection.queues.aggregate]) {
       queue.on('error', (err: Error) => logger.debug({ err }, 'queue connection error'));
     }
-    const reader = new SnapshotReader(this.client);
+    const reader = new SnapshotReader(this.client, { etaRefreshMs: ETA_REFRESH_POLLS * pollMs });
     this.feed = new LiveFeed({ read: () => reader.read(), pollMs, logger });
     this.metrics = new DashboardMetrics({
       config,

@@ -14,16 +14,30 @@ import type { SizeView, Snapshot, SweepView, WorkerView } from './snapshot.js';
 const MAX_ACTIVE = 1000;
 
 export class SnapshotReader {
-  constructor(private readonly client: PipelineClient) {}
+  /** The last rate-based ETA of each running sweep, and when it was read. */
+  #etas = new Map<string, { readonly at: number; readonly seconds: number | null }>();
+  #etaReadAt = -Infinity;
+
+  constructor(
+    private readonly client: PipelineClient,
+    /**
+     * How often the rate-based ETA is read (`wq status`'s: it reads every unfinished (n, D)'s
+     * unit records, thousands for a large n); in between, the last one counts down.
+     */
+    private readonly options: { readonly etaRefreshMs: number } = { etaRefreshMs: 10_000 },
+  ) {}
 
   async read(options: { limit?: number } = {}): Promise<Snapshot> {
     const now = Date.now();
     const { registry, store, progressReader } = this.client;
     const { queues } = this.client.connection;
     const records = (await registry.list()).slice(-(options.limit ?? 20)).reverse();
+    const eta = now - this.#etaReadAt >= this.options.etaRefreshMs;
+    if (eta) this.#etaReadAt = now;
     const [sweeps, workers, activeIds, counts, disagreements] = await Promise.all([
       progressReader
-        .read(records, { depths: true })
+        .read(records, { depths: true, eta })
+        .then((read) => read.map((p) => this.#withEta(p, eta, now)))
         .then((read) => Promise.all(read.map((p) => this.client.withUnfit(p)))),
       registry.liveWorkers(),
       queues.count.getRanges(['active'], 0, MAX_ACTIVE - 1),
@@ -44,6 +58,22 @@ export class SnapshotReader {
         counted,
       })),
     };
+  }
+
+  /** A running sweep's ETA: read now, or the last one read, less the time since. */
+  #withEta(p: SweepProgress, read: boolean, now: number): SweepProgress {
+    const id = p.sweep.id;
+    if (p.status !== 'running') {
+      this.#etas.delete(id);
+      return p;
+    }
+    if (read) {
+      this.#etas.set(id, { at: now, seconds: p.etaSeconds });
+      return p;
+    }
+    const last = this.#etas.get(id);
+    if (last?.seconds == null) return p;
+    return { ...p, etaSeconds: Math.max(0, last.seconds - (now - last.at) / 1000) };
   }
 
   /** One sweep in full, or undefined when no sweep has this id. */

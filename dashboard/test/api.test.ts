@@ -261,6 +261,46 @@ describe('when a sweep runs on a worker', () => {
   });
 });
 
+describe('while a sweep runs', () => {
+  let client: PipelineClient;
+  let dashboard: DashboardServer;
+  let base: string;
+  let worker: WorkerService;
+
+  beforeAll(async () => {
+    const config = redis.config();
+    client = new PipelineClient(config);
+    ({ server: dashboard, base } = await startDashboard(config));
+    worker = await startWorkerService({ config, logger: silent, concurrency: 1, heartbeatMs: 300 });
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await dashboard?.close();
+    await client?.close();
+  });
+
+  it('lists it with the rate-based ETA that wq status shows, not the pace in units', async () => {
+    // Small units, so that the sweep runs for seconds with most of them left.
+    const { sweep } = await client.submit([15], { targetSeconds: 0.05 });
+    const [page, status] = await eventually(async () => {
+      const listed = (await http(base, '/api/sweeps')).json<{ sweeps: SweepView[] }>();
+      const shown = listed.sweeps.find((s) => s.id === sweep.id);
+      const report = (await client.status()).sweeps.find((s) => s.sweep.id === sweep.id);
+      return shown?.status === 'running' &&
+        shown.unitsDone >= 20 &&
+        shown.etaSeconds !== null &&
+        report?.etaSeconds != null
+        ? ([shown.etaSeconds, report.etaSeconds] as const)
+        : undefined;
+    });
+    // One reader: the page's figure is wq status's, read at most ten polls (2 s here) earlier.
+    expect(Math.abs(page - status), `page ${page} s, wq status ${status} s`).toBeLessThanOrEqual(
+      Math.max(3, 0.25 * status),
+    );
+    await client.cancel(sweep.id);
+  });
+});
+
 describe('when a verified classic sweep runs on a worker with two slots', () => {
   let config: WqConfig;
   let dashboard: DashboardServer;
