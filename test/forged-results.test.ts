@@ -224,6 +224,37 @@ describe('when a wrong N(n, D) is written straight into the result store', () =>
   });
 });
 
+describe('when one N(n, D) is edited beside a published S(n), nothing else', () => {
+  for (const keyed of [false, true]) {
+    it(`${keyed ? 'with' : 'without'} the key: neither is shown, it is named, and the next sweep counts that D again`, async () => {
+      const env: Env = keyed ? { WQ_RESULT_KEY: KEY } : {};
+      const p = open(keyed ? 'edited-one-sealed' : 'edited-one', env);
+      const { r, keys, depthRecord } = await sweptForForging(p, 12, env);
+      // N(12, 7) raised by 5 in the N hash only: its unit record, S(12) and S(12)'s record
+      // are left as they were (the probe of issue 41).
+      const record = await depthRecord(7);
+      const edited = (BigInt(record.value) + 5n).toString();
+      await r.hset(keys.depths(12), '7', JSON.stringify({ ...record, value: edited }));
+
+      const shown = await wq(p, ['results', '12', '--json'], env);
+      const line = JSON.parse(shown.stdout.trim()) as { S: string | null; N: (string | null)[] };
+      expect([line.S, line.N[7]]).toEqual([null, null]);
+      expect(line.N).not.toContain(edited);
+      const named = await p.client.store.disagreements();
+      expect(named.map((d) => [d.n, d.depth, d.unit])).toContainEqual([12, 7, '#R']);
+
+      // --verify does not skip it either: the sweep counts D = 7 again and publishes exactly.
+      const again = await wq(p, ['sweep', '12', '--verify', '--wait', '--json'], env);
+      const swept = JSON.parse(again.stdout.trim()) as { S: string; N: string[] };
+      expect([swept.S, swept.N[7]]).toEqual([KNOWN_S[11], baselineN(12, 7)]);
+      expect(await shownS(p, 12, env)).toBe(KNOWN_S[11]);
+      // Counted again, the disagreement is settled.
+      const left = await p.client.store.disagreements();
+      expect(left.filter((d) => d.n === 12 && d.unit === '#R')).toEqual([]);
+    });
+  }
+});
+
 describe('when a wrong S(n) is written while `--wait` follows its sweep', () => {
   it('does not end the wait: it ends once the sweep has published every S(n), exactly', async () => {
     const p = open('forged-while-waiting');

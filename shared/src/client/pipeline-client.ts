@@ -34,6 +34,7 @@ import type { PipelineParts } from './pipeline-parts.js';
 import { Recount, type VerifyOutcome } from './recount.js';
 import { SweepControl } from './sweep-control.js';
 import { SweepSubmitter, type SweepSubmission } from './sweep-submitter.js';
+import { provenDepths } from './stored-counts.js';
 import { SweepWatcher } from './sweep-watcher.js';
 import { classic } from './problems/index.js';
 
@@ -241,18 +242,25 @@ export class PipelineClient {
     return this.recount.verify(ns, options);
   }
 
+  /**
+   * What is shown as a result: S(n) with its N(n, D) where S(n) holds (its record bears it out
+   * and every N(n, D) beside it agrees with the record); elsewhere only the N(n, D) that their
+   * units bear out.
+   */
   async results(ns: readonly number[]): Promise<SizeResults[]> {
     // All asked at once: one round trip to Redis, not one per n (the end of every --wait).
     const [sums, depthsOf] = await Promise.all([
       this.store.sums(ns),
       Promise.all(ns.map((n) => this.store.depths(n))),
     ]);
-    return ns.map((n, i) => {
-      const depths = depthsOf[i];
-      const N = Array.from({ length: n }, (_, d) => depths?.get(d)?.value);
-      const S = sums.get(n);
-      return S === undefined ? { n, N } : { n, S, N };
-    });
+    return Promise.all(
+      ns.map(async (n, i) => {
+        const S = sums.get(n);
+        const depths = S === undefined ? await provenDepths(this.store, n) : depthsOf[i];
+        const N = Array.from({ length: n }, (_, d) => depths?.get(d)?.value);
+        return S === undefined ? { n, N } : { n, S, N };
+      }),
+    );
   }
 
   async status(): Promise<StatusReport> {

@@ -379,8 +379,15 @@ export class ResultStore extends KeyedStore<StoreKeys> {
       .hset(this.keys.records, String(record.n), JSON.stringify(record))
       .hset(this.keys.sums, String(record.n), record.S)
       .hset(this.keys.sweepDone(record.sweepId), String(record.n), record.completedAt)
-      // A disagreement from an earlier attempt is settled once S(n) is published.
+      // A disagreement from an earlier attempt is settled once S(n) is published, and so are
+      // the N(n, D) records found to disagree with an earlier record (counted again since).
       .hdel(this.keys.mismatches, String(record.n))
+      .hdel(
+        this.keys.disagreements,
+        ...record.depths.map((d) =>
+          disagreementField(record.n, d.depth, 'primary', RECORD_DISAGREEMENT),
+        ),
+      )
       .exec();
   }
 
@@ -388,12 +395,17 @@ export class ResultStore extends KeyedStore<StoreKeys> {
   async sums(ns: readonly number[]): Promise<Map<number, string>> {
     const found = new Map<number, string>();
     if (ns.length === 0) return found;
-    const [values, records] = await this.#sumsWithRecords(ns);
+    const [[values, records], depthFields] = await Promise.all([
+      this.#sumsWithRecords(ns),
+      Promise.all(ns.map((n) => this.redis.hgetall(this.keys.depths(n)))),
+    ]);
     for (const [i, n] of ns.entries()) {
       const value = values[i];
-      if (isDecimal(value) && (await this.#sumHolds(n, value, records[i] ?? null))) {
-        found.set(n, value);
-      }
+      if (!isDecimal(value)) continue;
+      const record = await this.#holdingRecord(n, value, records[i] ?? null);
+      if (!record) continue;
+      const depths = this.#trustedDepthValues(n, depthFields[i] ?? {});
+      if (await this.#agreesWithDepths(record, depths)) found.set(n, value);
     }
     return found;
   }
@@ -423,25 +435,83 @@ export class ResultStore extends KeyedStore<StoreKeys> {
   }
 
   /**
-   * S(n) as stored is a result only beside its record, which must say the same S, add up to
-   * it, match the published S(n) when there is one, and (keyed) carry a MAC that verifies.
+   * S(n)'s record, when S(n) as stored is a result beside it: the record must say the same S,
+   * add up to it, match the published S(n) when there is one, and (keyed) carry a MAC that
+   * verifies. (The N(n, D) stored beside it must agree too: see agreesWithDepths.)
    */
-  async #sumHolds(n: number, S: string, json: string | null): Promise<boolean> {
-    if (json === null) return false;
+  async #holdingRecord(
+    n: number,
+    S: string,
+    json: string | null,
+  ): Promise<CompletionRecord | undefined> {
+    if (json === null) return undefined;
     let record: CompletionRecord;
     try {
       record = parseJson(CompletionRecordSchema, json, `record of n = ${n}`);
     } catch {
-      return false;
+      return undefined;
     }
     const total = record.depths.reduce((t, d) => t + BigInt(d.value), 0n).toString();
     const known = knownSum(n);
     if (record.n !== n || record.S !== S || total !== S || (known && known.value !== S)) {
-      return false;
+      return undefined;
     }
-    if (this.trustsRecord(record)) return true;
+    if (this.trustsRecord(record)) return record;
     await this.#noteForged({ n, depth: 0, role: 'primary', unit: '#S' }, S);
-    return false;
+    return undefined;
+  }
+
+  /** The values of a raw N(n, D) hash that read as results here, by D (see depths). */
+  #trustedDepthValues(n: number, fields: Record<string, string>): Map<number, string> {
+    const values = new Map<number, string>();
+    for (const [field, json] of Object.entries(fields)) {
+      try {
+        const result = parseJson(DepthResultSchema, json, 'depth result');
+        if (result.n === n && String(result.depth) === field && this.trustsDepth(result)) {
+          values.set(result.depth, result.value);
+        }
+      } catch {
+        // Not a result: S(n) does not agree with it, below.
+      }
+    }
+    return values;
+  }
+
+  /**
+   * Whether every N(n, D) stored beside S(n)'s record says what the record says. One that was
+   * edited, or went, is a disagreement: named, and S(n) is no result until the next sweep of n
+   * has counted that D again (the planner finds it unproven, since it no longer matches its
+   * units either).
+   */
+  async #agreesWithDepths(
+    record: CompletionRecord,
+    stored: ReadonlyMap<number, string>,
+  ): Promise<boolean> {
+    const wrong = record.depths.filter((d) => stored.get(d.depth) !== d.value);
+    for (const d of wrong) {
+      const value = stored.get(d.depth);
+      const disagreement: Disagreement = {
+        n: record.n,
+        depth: d.depth,
+        role: 'primary',
+        unit: RECORD_DISAGREEMENT,
+        stored: value ?? '',
+        storedWorker: '',
+        counted: d.value,
+        countedWorker: d.workers.join(','),
+        at: new Date().toISOString(),
+        reason:
+          value === undefined
+            ? `N(${record.n}, ${d.depth}) is missing beside S(${record.n})'s record, or not a result`
+            : `N(${record.n}, ${d.depth}) is ${value} here but ${d.value} in S(${record.n})'s record`,
+      };
+      await this.redis.hset(
+        this.keys.disagreements,
+        disagreementField(record.n, d.depth, 'primary', RECORD_DISAGREEMENT),
+        JSON.stringify(disagreement),
+      );
+    }
+    return wrong.length === 0;
   }
 
   /**
@@ -464,23 +534,31 @@ export class ResultStore extends KeyedStore<StoreKeys> {
     );
     const sizes = storedProgressSizes(reply);
     // A stored S is shown only when its record holds (see sums), read in the same script.
-    const holding = new Set<number>();
+    const holding = new Map<number, CompletionRecord>();
     for (const [i, n] of ns.entries()) {
-      const [S, , , , , record] = (sizes[i] ?? []) as unknown[];
-      if (
-        isDecimal(S) &&
-        typeof record === 'string' &&
-        record !== '' &&
-        (await this.#sumHolds(n, S, record))
-      ) {
-        holding.add(n);
-      }
+      const [S, , , , , json] = (sizes[i] ?? []) as unknown[];
+      const record =
+        isDecimal(S) && typeof json === 'string' && json !== ''
+          ? await this.#holdingRecord(n, S, json)
+          : undefined;
+      if (record) holding.set(n, record);
     }
-    return parseStoredProgress(reply, ns, {
-      holding,
+    const parsed = parseStoredProgress(reply, ns, {
+      holding: new Set(holding.keys()),
       trustsDepth: (depth) => this.trustsDepth(depth),
       unitSeconds: options.unitSeconds ?? false,
     });
+    // ... and only when the N(n, D) beside it agree with its record (see sums).
+    for (const [n, record] of holding) {
+      const size = parsed.get(n);
+      if (!size) continue;
+      const values = new Map([...size.depths].map(([d, depth]) => [d, depth.value]));
+      if (await this.#agreesWithDepths(record, values)) continue;
+      const rest = { ...size };
+      delete (rest as { S?: string }).S;
+      parsed.set(n, rest);
+    }
+    return parsed;
   }
 
   /**
@@ -687,6 +765,9 @@ export class ResultStore extends KeyedStore<StoreKeys> {
     return undefined;
   }
 }
+
+/** The `unit` of a disagreement between a stored N(n, D) and S(n)'s record. */
+const RECORD_DISAGREEMENT = '#R';
 
 /** Rewrites a unit record only while it is still the unverified import of the same value. */
 const VOUCH_UNIT = `
