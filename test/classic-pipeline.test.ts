@@ -47,7 +47,7 @@ describe('when a classic sweep runs on two workers and one is killed with SIGKIL
     cleanups.push(close);
     const first = spawn();
     spawn();
-    // Both live before the sweep is planned, so its units go in batches for two workers.
+    // Both live before any unit runs, so every second count has another worker to go to.
     await until(
       'both workers to be live',
       async () => (await client.registry.liveWorkers()).length === 2,

@@ -9,7 +9,12 @@ import {
   type ClassicUnit,
   parseClassicUnitKey,
 } from '@weak-queens/shared/kernel';
-import { bullmq, type ClassicResultStore, type Logger } from '@weak-queens/shared/client';
+import {
+  bullmq,
+  type ClassicResultStore,
+  type Logger,
+  type WorkerInfo,
+} from '@weak-queens/shared/client';
 import {
   type ClassicResult,
   type ClassicUnitJobData,
@@ -18,16 +23,21 @@ import {
   parseClassicUnitJobData,
 } from '@weak-queens/shared/contracts';
 import { asJobFailure } from './failures.js';
+import { DEFER_MS, isBetterElsewhere, MAX_DEFERRALS } from './verification.js';
 
 export interface ClassicProcessorDeps {
   readonly store: ClassicResultStore;
   readonly threads: ClassicThreads;
   readonly workerId: string;
   readonly logger: Logger;
+  /** The workers with a recent heartbeat (a unit's two counts go to two of them). */
+  readonly liveWorkers: () => Promise<readonly WorkerInfo[]>;
 }
 
 export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
   const { store, threads, workerId, logger } = deps;
+  // Per job id: how often this worker has put a count back for another worker.
+  const deferrals = new Map<string, number>();
 
   /** A counted unit as the store keeps it. */
   const resultOf = (data: ClassicUnitJobData, key: string, run: ClassicRun): ClassicUnitResult => ({
@@ -96,21 +106,45 @@ export function createClassicUnitProcessor(deps: ClassicProcessorDeps) {
     return keys.map((key) => results.get(key) as ClassicUnitResult);
   };
 
-  return async (job: Job): Promise<ClassicUnitResult | ClassicUnitResult[]> => {
+  return async (job: Job, token?: string): Promise<ClassicUnitResult | ClassicUnitResult[]> => {
     const log = logger.child({ job: job.id });
     try {
       const data = parseClassicUnitJobData(job.data);
       if (data.batch) return await countUnits(data, data.batch, log);
+      // A verified unit's two counts belong on two workers where there are two: a count whose
+      // other count this worker made waits a moment for another one (a bounded number of times).
+      const other =
+        data.role === 'check'
+          ? await store.unit(data.n, data.unit)
+          : data.paired
+            ? await store.unit(data.n, data.unit, 'check')
+            : undefined;
+      const deferred = deferrals.get(String(job.id)) ?? 0;
+      if (
+        token &&
+        other &&
+        deferred < MAX_DEFERRALS &&
+        !(await store.unit(data.n, data.unit, data.role)) &&
+        isBetterElsewhere(workerId, [other.worker], await deps.liveWorkers())
+      ) {
+        deferrals.set(String(job.id), deferred + 1);
+        await job.moveToDelayed(Date.now() + DEFER_MS, token);
+        throw new bullmq.DelayedError();
+      }
+      deferrals.delete(String(job.id));
       const [result] = await countUnits(data, [data.unit], log);
       return result as ClassicUnitResult;
     } catch (err) {
+      if (err instanceof bullmq.DelayedError) throw err;
       log.warn({ err }, 'classic unit failed');
       throw asJobFailure(err);
     }
   };
 }
 
-export function createClassicSumProcessor(deps: Omit<ClassicProcessorDeps, 'threads'>) {
+export function createClassicSumProcessor(
+  deps: Omit<ClassicProcessorDeps, 'threads' | 'liveWorkers'>,
+) {
   const { store, logger } = deps;
   return async (job: Job): Promise<ClassicResult> => {
     try {

@@ -1,7 +1,7 @@
-// Verified sweeps: where the second count of an (n, D) finds the first, and the comparison the
-// sum makes before publishing S(n).
+// Verified sweeps: where the second count of an (n, D) finds the first, the comparison the sum
+// makes before publishing S(n), and where a classic unit's second count should go.
 import { type DepthMismatch, type DepthResult, knownValue } from '@weak-queens/shared/contracts';
-import { type ResultStore } from '@weak-queens/shared/client';
+import { type ResultStore, type WorkerInfo } from '@weak-queens/shared/client';
 
 /**
  * The first count of (n, D) as the second count's job sees it: from the result store (it is the
@@ -13,6 +13,28 @@ export async function firstCount(
   store: ResultStore,
 ): Promise<DepthResult | undefined> {
   return (await store.depths(n)).get(depth);
+}
+
+/**
+ * How long a classic unit's second count waits before another worker may take it, and how
+ * often at most: two minutes in all. The other worker may be in the middle of long counts (a
+ * second count of a unit of Q(16) by its images takes seconds, several can queue ahead).
+ * Classic sweeps check a small sample of units this way; a weak sweep's second count of an
+ * (n, D) is independent by its algorithm and never waits for a particular worker.
+ */
+export const DEFER_MS = 250;
+export const MAX_DEFERRALS = 480;
+
+/**
+ * True when this worker counted (part of) the first count and another live worker could do the
+ * second one instead. Bounded by the caller: after MAX_DEFERRALS it counts it itself.
+ */
+export function isBetterElsewhere(
+  workerId: string,
+  firstWorkers: readonly string[],
+  live: readonly WorkerInfo[],
+): boolean {
+  return firstWorkers.includes(workerId) && live.some((w) => !firstWorkers.includes(w.id));
 }
 
 /**

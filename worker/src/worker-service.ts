@@ -118,6 +118,7 @@ export class WorkerService {
       threads: this.classicThreads,
       workerId: id,
       logger: logger.child({ module: 'classic' }),
+      liveWorkers: () => this.registry.liveWorkers(),
     });
     const weakCount = createCountProcessor({
       store,
