@@ -69,6 +69,12 @@ const BENCHES: readonly {
     about:
       'The ETA shown during a run against the time that actually remained, at 25%, 50% and 75% of the work.',
   },
+  {
+    bench: 'soak',
+    title: 'Soak: a long sweep over hours',
+    about:
+      "S(17) (`--n`: another n) on one worker process with default settings (a slot per core, log level info) and a private redis-server with AOF, sampled every minute (`--every`) until done: each worker's resident memory, Redis used memory, the AOF's size and rewrites, the worker's log lines, and the units done and ETA `wq status` shows; `--samples` makes the same figures from samples of a deployment recorded elsewhere. Goals: worker RSS grows ≤ 10% after a warm-up (the first hour; a quarter of a run shorter than 2 hours), the AOF stays ≤ 1 GiB, ≤ 1,000 log lines per hour, and the ETA within ±15% of the time that remained at 25%, 50% and 75% of the wall time.",
+  },
 ];
 
 /** Reads every record in bench/results, oldest first. */
