@@ -19,7 +19,8 @@ describe('when the same unit is delivered twice', () => {
       const worker = startWorker({
         url: faults.url,
         prefix,
-        env: { ...FAST_STALLS },
+        // Each unit's own line ('unit counted') is at debug level.
+        env: { ...FAST_STALLS, LOG_LEVEL: 'debug' },
         onLog: (entry) => {
           if (entry.job === 'n14-d8') said.push({ pid: entry.pid as number, msg: entry.msg });
         },

@@ -170,7 +170,12 @@ describe('when a worker meets the same Redis error again and again', () => {
       await until('the worker to start', () => logs.some((l) => l.msg === 'worker started'));
       const submitted = await runWq(['sweep', '1-11'], { url, prefix });
       expect(submitted.code, submitted.stderr).toBe(0);
-      await until('a unit to be counted', () => logs.some((l) => l.msg === 'unit counted'));
+      // A unit counted: its record is in the store (a unit's own log line is at debug level).
+      const probe = new Redis(url);
+      await until(
+        'a unit to be counted',
+        async () => (await probe.keys(`${prefix}:results:units:*`)).length > 0,
+      ).finally(() => probe.disconnect());
       await exhaustMemory(url);
       const before = logs.length;
       await sleep(5000);

@@ -22,6 +22,7 @@ import {
   wholeDepth,
 } from '@weak-queens/shared/contracts';
 import { asJobFailure } from './failures.js';
+import type { CountTally } from './count-tally.js';
 import { firstCount } from './verification.js';
 
 export interface CountProcessorDeps {
@@ -36,6 +37,8 @@ export interface CountProcessorDeps {
    * memory of a unit it runs as planned, and of a window transfer (alone on all its slots).
    */
   readonly memory: MemoryBudget;
+  /** Counts the units for the worker's once-a-minute log line (absent: no such line). */
+  readonly tally?: CountTally;
   /** TEST ONLY (WQ_TEST_FAIL_JOBS): job ids failed on every attempt with a retryable error. */
   readonly failJobs?: readonly string[];
 }
@@ -206,10 +209,11 @@ export function createCountProcessor(deps: CountProcessorDeps) {
     }
     // No last progress report of 100 %: progress is read of active jobs only, and this one
     // completes now (it was one more script per job, most of a tiny unit's cost).
-    log.info(
+    log.debug(
       { n: data.n, depth: data.depth, unit: key, role: data.role, seconds: result.seconds },
       'unit counted',
     );
+    deps.tally?.note(data.n, data.depth, result.seconds);
     return answer(result);
   };
 }

@@ -28,6 +28,7 @@ import { createAggregateProcessor } from './aggregate-processor.js';
 import { createCountProcessor } from './count-processor.js';
 import { problemProcessors, routeByProblem } from './problem-processors.js';
 import { RedisOutage } from './redis-outage.js';
+import { CountTally } from './count-tally.js';
 import { WarmUp } from './warm-up.js';
 import { ErrorBackoff } from './error-backoff.js';
 import {
@@ -80,12 +81,15 @@ export class WorkerService {
   private closing?: Promise<void>;
   private readonly outage: RedisOutage;
   private readonly errors: ErrorBackoff;
+  /** The once-a-minute line of units counted (each unit's own line is at debug level). */
+  private readonly tally: CountTally;
 
   constructor(options: WorkerServiceOptions) {
     this.options = compileWorkerServiceOptions(options);
     const { config, logger, concurrency, id } = this.options;
     this.id = id;
     this.outage = new RedisOutage(logger, config.redisWaitLogMs);
+    this.tally = new CountTally(logger.child({ module: 'count' }));
     this.errors = new ErrorBackoff({
       logger,
       workers: () => [...this.countWorkers.values(), this.aggregateWorker],
@@ -126,6 +130,7 @@ export class WorkerService {
       workerId: id,
       logger: logger.child({ module: 'count' }),
       progressIntervalMs: this.options.progressIntervalMs,
+      tally: this.tally,
       failJobs: config.testFailJobs,
       // What the heartbeat advertises (config, shared among these slots): one value for both.
       memory: config,
@@ -270,6 +275,7 @@ export class WorkerService {
     const { logger, shutdownGraceMs } = this.options;
     clearInterval(this.heartbeatTimer);
     this.errors.close();
+    this.tally.close();
     logger.info({ graceMs: shutdownGraceMs }, 'worker closing');
     // Ended alongside the rest, within the same bounds: without Redis it adds no wait.
     const warmUpEnded = this.warmUp?.abandon() ?? Promise.resolve();
