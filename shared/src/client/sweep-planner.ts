@@ -243,20 +243,21 @@ export async function planSize(
   const recording: PlanToRecord[] = [];
   let jobs = 1;
   const verify = options.verify === true;
+  const node = (plan: PlannedDepth, under?: FlowJobNode) =>
+    countNode(
+      plan,
+      store,
+      retry,
+      options.sweepId,
+      queueBases(options),
+      recording,
+      verify,
+      resumable.has(`${plan.role ?? 'primary'}:${plan.depth}`),
+      under,
+    );
   for (const plan of plans) {
     const { depth } = plan;
-    const primary = storedDepths.has(depth)
-      ? undefined
-      : await countNode(
-          plan,
-          store,
-          retry,
-          options.sweepId,
-          queueBases(options),
-          recording,
-          verify,
-          resumable.has(`primary:${depth}`),
-        );
+    const primary = storedDepths.has(depth) ? undefined : await node(plan);
     if (primary) jobs += primary.jobs;
     if (!verify || storedChecks.has(depth)) {
       if (primary) children.push(primary.node);
@@ -270,17 +271,7 @@ export async function planSize(
       stored === undefined || stored === plan.algorithm
         ? (checkPlans[depth] ?? planCheck(n, depth, plan.algorithm, options))
         : planCheck(n, depth, stored, options);
-    const check = await countNode(
-      checkPlan,
-      store,
-      retry,
-      options.sweepId,
-      queueBases(options),
-      recording,
-      verify,
-      resumable.has(`check:${depth}`),
-      primary?.node,
-    );
+    const check = await node(checkPlan, primary?.node);
     if (check) {
       children.push(check.node);
       jobs += check.jobs;
