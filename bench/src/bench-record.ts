@@ -19,6 +19,7 @@ const BENCH_FLAGS = [
   'chaos',
   'cluster-replay',
   'eta',
+  'verify-cost',
   'soak',
 ] as const;
 

@@ -77,6 +77,11 @@ export class LocalCluster {
     return { seconds, S: await this.client.store.sums(ns) };
   }
 
+  /** The private redis-server's URL (for INFO and raw reads). */
+  get redisUrl(): string {
+    return this.server.url;
+  }
+
   /** Peak resident memory of each worker process so far, in MiB. */
   peakRssMiB(): number[] {
     this.sample();

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { runKernelBench } from './kernel-bench.js';
 import { runChaosBench } from './chaos.js';
 import { runEtaBench } from './eta.js';
+import { runVerifyCostBench } from './verify-cost.js';
 import { runClassicBench } from './classic.js';
 import { runClusterReplayBench } from './cluster-replay.js';
 import { parseNSpec } from '@weak-queens/shared/contracts';
@@ -28,6 +29,7 @@ async function main(): Promise<number> {
       chaos: { type: 'boolean', default: false },
       'cluster-replay': { type: 'boolean', default: false },
       eta: { type: 'boolean', default: false },
+      'verify-cost': { type: 'boolean', default: false },
       workers: { type: 'string' },
       minutes: { type: 'string', default: '10' },
       soak: { type: 'boolean', default: false },
@@ -43,7 +45,7 @@ async function main(): Promise<number> {
   });
   if (values.help) {
     console.log(
-      'usage: npm run bench [-- --render] [-- --full] [-- --pipeline] [-- --scale [--full]] [-- --redis-memory] [-- --frontier [--full]] [-- --classic [--full | --ns 16-17] [--no-peer]] [-- --chaos [--minutes m]] [-- --cluster-replay [--workers 256]] [-- --eta [--ns 17]] [-- --soak [--n 17] [--every 60] [--verify] [--samples FILE [--label TEXT]]]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)\n  --redis-memory: Redis bytes per queued and finished unit for a sweep of ~100,000 units\n  --frontier: S(16) (--full: and S(17)) on 2 workers against the peer program on 2 threads\n  --classic: Q(16)–Q(18) (--full: to Q(20); --ns: these n) on the pipeline with 2 workers against peer-classic on 2 threads (--no-peer: the pipeline alone, checked against OEIS)\n  --chaos: sweeps under random kill -9s, freezes, Redis restarts and network cuts for m minutes (default 10)\n  --cluster-replay: S(17) planned for 64 and 256 one-slot workers (--workers: only those), run here on one, its unit times replayed on those clusters\n  --eta: S(17) (--ns: these n) on 2 workers; the ETA at 25/50/75% of the core-seconds against the time that remained (goal ±25%)\n  --soak: S(n) (default 17; --verify: counted twice) on one worker with default settings and a private redis-server, sampled every --every s (default 60): worker RSS growth after warm-up, AOF size, log lines per hour, ETA error (--samples: from a JSON-lines file of samples recorded elsewhere, named --label)\n  --render: only render docs/benchmarks.md from bench/results/*.json (every run records itself there and renders it)',
+      'usage: npm run bench [-- --render] [-- --full] [-- --pipeline] [-- --scale [--full]] [-- --redis-memory] [-- --frontier [--full]] [-- --classic [--full | --ns 16-17] [--no-peer]] [-- --chaos [--minutes m]] [-- --cluster-replay [--workers 256]] [-- --eta [--ns 17]] [-- --verify-cost [--ns 1-15]] [-- --soak [--n 17] [--every 60] [--verify] [--samples FILE [--label TEXT]]]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)\n  --redis-memory: Redis bytes per queued and finished unit for a sweep of ~100,000 units\n  --frontier: S(16) (--full: and S(17)) on 2 workers against the peer program on 2 threads\n  --classic: Q(16)–Q(18) (--full: to Q(20); --ns: these n) on the pipeline with 2 workers against peer-classic on 2 threads (--no-peer: the pipeline alone, checked against OEIS)\n  --chaos: sweeps under random kill -9s, freezes, Redis restarts and network cuts for m minutes (default 10)\n  --cluster-replay: S(17) planned for 64 and 256 one-slot workers (--workers: only those), run here on one, its unit times replayed on those clusters\n  --eta: S(17) (--ns: these n) on 2 workers; the ETA at 25/50/75% of the core-seconds against the time that remained (goal ±25%)\n  --verify-cost: sweep 1..15 (--ns: these n) plain and with --verify on 2 default workers: wall against the core-seconds of both counts, AOF growth, fetches per job\n  --soak: S(n) (default 17; --verify: counted twice) on one worker with default settings and a private redis-server, sampled every --every s (default 60): worker RSS growth after warm-up, AOF size, log lines per hour, ETA error (--samples: from a JSON-lines file of samples recorded elsewhere, named --label)\n  --render: only render docs/benchmarks.md from bench/results/*.json (every run records itself there and renders it)',
     );
     return 0;
   }
@@ -79,6 +81,10 @@ async function main(): Promise<number> {
       return 2;
     }
     return (await runClusterReplayBench(workers)) ? 0 : 1;
+  }
+  if (values['verify-cost']) {
+    const ns = values.ns === undefined ? undefined : parseNSpec(values.ns);
+    return (await runVerifyCostBench(ns ? { ns } : {})) ? 0 : 1;
   }
   if (values.eta) {
     const ns = values.ns === undefined ? undefined : parseNSpec(values.ns);

@@ -64,6 +64,12 @@ const BENCHES: readonly {
       'S(17) planned for 64 and 256 one-slot workers, run here for real, and its recorded unit times replayed on those clusters in the queue order (efficiency = core-seconds ÷ (slots × replayed makespan)).',
   },
   {
+    bench: 'verify-cost',
+    title: 'What a verified sweep costs',
+    about:
+      "The same sizes (1..15) on a fresh private redis-server with AOF and 2 worker processes with the default slots, plain and with `--verify`: wall time against the first and second counts' core-seconds ÷ the slots, AOF growth, and how often a job was fetched. Goals: wall ≤ 1.1× the core-seconds ÷ slots, AOF ≤ 2× the plain sweep's, no job fetched more than 3 times.",
+  },
+  {
     bench: 'eta',
     title: 'ETA accuracy',
     about:
