@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { KNOWN_S } from '@weak-queens/shared/contracts';
+import { KNOWN_S, knownValue } from '@weak-queens/shared/contracts';
 import { N3_TABLE_LINES, N4_TABLE_LINES } from './results-tables.js';
 
 const WQ = fileURLToPath(new URL('../bin/wq.js', import.meta.url));
@@ -59,7 +59,15 @@ describe.concurrent('when the command line is wrong', () => {
     ],
     [
       ['compute', '4', '--bogus'],
-      'wq compute: option: "--bogus" is not allowed; expected one of --json, --algorithm <value>, --threads <value>, --help',
+      'wq compute: option: "--bogus" is not allowed; expected one of --json, --algorithm <value>, --depths <value>, --threads <value>, --help',
+    ],
+    [
+      ['compute', '4-6', '--depths', '4'],
+      'wq compute: --depths: "4" is not allowed; expected "9", "9-11" or "0,9-11", each below 4',
+    ],
+    [
+      ['compute', '6', '--depths', '3-1'],
+      'wq compute: --depths: "3-1" is not allowed; expected "9", "9-11" or "0,9-11", each below 6',
     ],
     [
       ['compute', '4', '--threads', '0'],
@@ -233,6 +241,19 @@ describe.concurrent('when computing N(n, D) and S(n)', () => {
     const run = await wq('compute', '3-4', '--threads', '1');
     expect(run.code).toBe(0);
     expect(run.stdout).toBe([...N3_TABLE_LINES, '', ...N4_TABLE_LINES, ''].join('\n'));
+  });
+
+  it('counts only the D asked for, with no S(n), by the algorithm asked for', async () => {
+    // N(8, 1) and N(8, 7) by the DFS: an independent recount of two values with references.
+    const run = await wq('compute', '8', '--depths', '1,7', '--algorithm', 'dfs', '--json');
+    const [d1, d7] = [knownValue(8, 1)?.value, knownValue(8, 7)?.value];
+    expect(run).toEqual({
+      code: 0,
+      stdout: `{"n":8,"S":null,"N":[null,"${d1}",null,null,null,null,null,"${d7}"]}\n`,
+      stderr: '',
+    });
+    const all = await wq('compute', '5', '--depths', '0-4', '--json');
+    expect(all.stdout).toBe(`{"n":5,"S":"${KNOWN_S[4]}","N":["3125","184","18","10","10"]}\n`);
   });
 
   it('gives sizes of a list in increasing order', async () => {

@@ -17,6 +17,8 @@ export interface ComputeOptions {
    * slot memory for a unit, the worker memory for a window transfer (see computeMemory).
    */
   readonly memory: MemoryBudget;
+  /** Only these D of each n (absent: every D); S(n) is then not given unless all are. */
+  readonly depths?: ReadonlySet<number>;
   /** Fraction (0..1) of the estimated work done over all sizes. */
   readonly onProgress?: (fraction: number) => void;
   /** Called once per n, in increasing n, as soon as that n is complete. */
@@ -45,7 +47,7 @@ export function computeMemory(
 
 export async function computeSizes(ns: readonly number[], options: ComputeOptions): Promise<void> {
   const units = planSizes(ns, options);
-  const totals = new SizeTotals(units, ns);
+  const totals = new SizeTotals(units, ns, options.depths);
   // With k > 1 threads, the kernel pool: a big transfer unit runs on all k at once, the rest
   // one per thread.
   const runner: UnitRunner =
@@ -73,19 +75,21 @@ export async function computeSizes(ns: readonly number[], options: ComputeOption
  */
 export function planSizes(
   ns: readonly number[],
-  options: Pick<ComputeOptions, 'algorithm' | 'threads' | 'memory'>,
+  options: Pick<ComputeOptions, 'algorithm' | 'threads' | 'memory' | 'depths'>,
 ): WorkUnit[] {
   const { threads } = options;
   const plan = { algorithm: options.algorithm, ...options.memory };
-  const whole = ns.flatMap((n) =>
-    Array.from({ length: n }, (_, depth) => planUnits(n, depth, plan)).flat(),
-  );
+  const depthsOf = (n: number): number[] =>
+    Array.from({ length: n }, (_, depth) => depth).filter(
+      (depth) => options.depths === undefined || options.depths.has(depth),
+    );
+  const whole = ns.flatMap((n) => depthsOf(n).flatMap((depth) => planUnits(n, depth, plan)));
   if (threads === 1) return whole;
   const totalSeconds = whole.reduce((sum, unit) => sum + unit.estimate.seconds, 0);
   const targetSeconds = Math.max(MIN_UNIT_SECONDS, totalSeconds / (threads * UNITS_PER_THREAD));
   return ns.flatMap((n) =>
-    Array.from({ length: n }, (_, depth) =>
+    depthsOf(n).flatMap((depth) =>
       planUnits(n, depth, { ...plan, targetSeconds, maxUnits: MAX_UNITS_PER_DEPTH }),
-    ).flat(),
+    ),
   );
 }

@@ -1,11 +1,12 @@
 import type { WorkUnit } from '@weak-queens/shared/kernel';
 
-/** N(n, D) for every D of one n, and their sum S(n). */
+/** N(n, D) for every D of one n (or those asked for), and their sum S(n) when all were. */
 export interface SizeResult {
   readonly n: number;
-  /** Indexed by D. */
-  readonly counts: readonly bigint[];
-  readonly total: bigint;
+  /** Indexed by D; undefined for a D not counted. */
+  readonly counts: readonly (bigint | undefined)[];
+  /** S(n): undefined unless every D was counted. */
+  readonly total: bigint | undefined;
 }
 
 /**
@@ -21,6 +22,8 @@ export class SizeTotals {
   constructor(
     private readonly units: readonly WorkUnit[],
     sizes: readonly number[],
+    /** The D counted of each n (absent: every D). */
+    private readonly depths?: ReadonlySet<number>,
   ) {
     this.sizes = [...sizes].sort((a, b) => a - b);
     for (const n of this.sizes) {
@@ -46,8 +49,13 @@ export class SizeTotals {
     for (;;) {
       const n = this.sizes[this.next];
       if (n === undefined || (this.pending.get(n) ?? 0) > 0) break;
-      const counts = this.counts.get(n) ?? [];
-      ready.push({ n, counts, total: counts.reduce((sum, c) => sum + c, 0n) });
+      const all = this.counts.get(n) ?? [];
+      const counted = (d: number): boolean => this.depths === undefined || this.depths.has(d);
+      const counts = all.map((c, d) => (counted(d) ? c : undefined));
+      const total = counts.every((c) => c !== undefined)
+        ? all.reduce((sum, c) => sum + c, 0n)
+        : undefined;
+      ready.push({ n, counts, total });
       this.next++;
     }
     return ready;

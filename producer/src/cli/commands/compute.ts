@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { ALGORITHM_CHOICES, parseAlgorithm, MAX_N } from '@weak-queens/shared/kernel';
 import { integerRange, parseIntegerOption } from '@weak-queens/shared/process';
+import { InvalidInputError } from '@weak-queens/shared/kernel';
 import type { SizeResult } from '../../compute/size-totals.js';
 import { defineCommand } from '../command.js';
 import { ProgressBar } from '../progress-bar.js';
@@ -34,6 +35,13 @@ vertically and diagonally only up to D rows away, for every D from 0 to n-1, and
         default: 'auto',
         description: `${ALGORITHM_CHOICES.join(' | ')}; auto: the cheapest\nestimated algorithm per (n, D)`,
       },
+      depths: {
+        type: 'string',
+        value: 'Ds',
+        allowed: '"9", "9-11" or "0,9-11" (each below n)',
+        description:
+          'only these D of each n (e.g. an independent recount of some N(n, D) with\nanother --algorithm); S(n) is printed only when every D is counted',
+      },
       threads: {
         type: 'string',
         value: 'k',
@@ -56,6 +64,7 @@ Examples:
       values.threads === undefined
         ? availableParallelism()
         : parseIntegerOption('threads', values.threads, 1, MAX_THREADS);
+    const depths = values.depths === undefined ? undefined : parseDepths(values.depths, ns);
     const format = values.json ? sizeJson : (r: SizeResult) => sizeTable(counts(r));
     const { computeMemory, computeSizes } = await import('../../compute/compute-sizes.js');
 
@@ -67,6 +76,7 @@ Examples:
       threads,
       // `auto` chooses within a worker's memory here, as the sweep planner does.
       memory: computeMemory(threads),
+      ...(depths ? { depths } : {}),
       onProgress: bar.enabled ? (fraction) => bar.update(fraction) : undefined,
       onSize: (result) => {
         bar.clear();
@@ -81,12 +91,31 @@ Examples:
   },
 );
 
-function counts(result: SizeResult): { n: number; N: string[]; S: string } {
-  return { n: result.n, N: result.counts.map(String), S: result.total.toString() };
+function counts(result: SizeResult): { n: number; N: (string | undefined)[]; S?: string } {
+  const N = result.counts.map((c) => c?.toString());
+  return result.total === undefined
+    ? { n: result.n, N }
+    : { n: result.n, N, S: result.total.toString() };
 }
 
-/** The `--json` form: one line, big integers as decimal strings, N indexed by D. */
+/** The `--json` form: one line, big integers as decimal strings, N indexed by D (null: not counted). */
 function sizeJson(result: SizeResult): string {
   const { n, N, S } = counts(result);
-  return JSON.stringify({ n, S, N });
+  return JSON.stringify({ n, S: S ?? null, N: N.map((v) => v ?? null) });
+}
+
+/** `--depths`: D values as an n-spec of D (0 allowed), each below every n asked for. */
+function parseDepths(spec: string, ns: readonly number[]): Set<number> {
+  const allowed = `"9", "9-11" or "0,9-11", each below ${Math.min(...ns)}`;
+  const depths = new Set<number>();
+  for (const part of spec.split(',')) {
+    const match = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    const from = Number(match?.[1]);
+    const to = Number(match?.[2] ?? match?.[1]);
+    if (!match || from > to || to >= Math.min(...ns)) {
+      throw new InvalidInputError('--depths', spec, allowed);
+    }
+    for (let d = from; d <= to; d++) depths.add(d);
+  }
+  return depths;
 }
