@@ -188,7 +188,9 @@ function planLine(
 
 /** A plan line as this store records it; throws on one that is not a plan this n can have. */
 function parsePlanLine(fields: Record<string, unknown>): PlanToRecord & { mac?: string } {
-  const { planId, units, mac, kind: _kind, ...rest } = fields;
+  const { planId, units, mac, ...withKind } = fields;
+  const rest = { ...withKind };
+  delete rest.kind;
   if (typeof planId !== 'string' || !PLAN_ID.test(planId)) {
     throw new InvalidInputError('planId', planId ?? null, '12 lowercase hex digits');
   }
