@@ -4,7 +4,7 @@
 import type { Logger } from '@weak-queens/shared/client';
 
 /** How often the tally is logged (when a unit was counted since the last line). */
-export const TALLY_INTERVAL_MS = 60_000;
+const TALLY_INTERVAL_MS = 60_000;
 
 export class CountTally {
   #units = 0;

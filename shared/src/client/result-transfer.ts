@@ -41,7 +41,7 @@ export const TRANSFER_PROBLEM = 'weak' as const;
  * A recorded plan, exported beside its units so that a sweep resumed on another store goes on
  * under the same plan: `units` lists [unit key, weight, model seconds, bound seconds].
  */
-export interface PlanLine {
+interface PlanLine {
   readonly kind: 'plan';
   readonly n: number;
   readonly depth: number;
