@@ -206,13 +206,6 @@ describe('when results move from one Redis to another', () => {
     expect(await shownSums(unkeyed, {})).toEqual([...knownSums(NS).values()]);
   });
 
-  it('says so, with exit 1, when nothing is stored for the sizes asked', async () => {
-    const empty = await onTarget(['results', '13', '--json'], uniquePrefix('transfer-empty'));
-    expect(empty.code).toBe(1);
-    expect(empty.stderr).toBe('wq results: nothing stored for n = 13\n');
-    expect(JSON.parse(empty.stdout)).toEqual({ n: 13, S: null, N: Array(13).fill(null) });
-  });
-
   it('refuses a file that moves 1000 from N(10, 5) to N(10, 6) with S(10) unchanged', async () => {
     const shifted = objects(readFileSync(file, 'utf8')).map((l) => {
       const move = (depth: unknown, value: string): string =>
