@@ -86,6 +86,6 @@ export function reportSubmission(
 export function unverifiedNote(units: number): string {
   return units > 0
     ? `; ${units} units unverified (no MAC this store verifies): ` +
-        'each is counted again before it enters a sum, unless `wq sweep --verify` vouches for it'
+        'each is counted again before it enters a sum'
     : '';
 }
