@@ -122,6 +122,30 @@ describe('when a sweep is verified', () => {
   });
 });
 
+describe('when the other algorithm would cost many times the first count', () => {
+  it("counts a DFS (n, D) again by the DFS, over its units' mirror images, and agrees", async () => {
+    const c = setUp('verify-dfs');
+    // N(14, 10 … 13): the DFS counts each in a few hundredths of a second; the transfer would
+    // take 30 to 50 times as long, so the second count searches the mirror images instead.
+    const run = await runWq(['sweep', '14', '--verify', '--wait', '--json'], {
+      url: redis.url,
+      prefix,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect((JSON.parse(run.stdout.trim()) as { S: string }).S).toBe(KNOWN_S[13]);
+    const record = await c.store.record(14);
+    // D = 8, 9: the transfer is affordable beside the DFS there, and checks it.
+    const afterDfs = (record?.checks ?? [])
+      .filter((check) => record?.depths[check.depth]?.algorithm === 'dfs')
+      .map((check) => [check.depth, check.algorithm, check.value]);
+    expect(afterDfs).toEqual([
+      [8, 'window-transfer', baselineN(14, 8)],
+      [9, 'window-transfer', baselineN(14, 9)],
+      ...[10, 11, 12, 13].map((d) => [d, 'dfs', baselineN(14, d)]),
+    ]);
+  });
+});
+
 describe('when the two counts of an (n, D) disagree', () => {
   it('fails the n with both values, publishes the others, and retry counts it again', async () => {
     const c = setUp('disagree');

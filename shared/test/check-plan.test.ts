@@ -1,5 +1,6 @@
-// A verified sweep's second count: another algorithm where it is affordable, else the window
-// transfer again (the worker meets it past the middle row), never hours of DFS against minutes.
+// A verified sweep's second count: another algorithm where it is affordable, else the first's
+// again by another path (the worker meets a transfer past the middle row, and searches a DFS
+// unit's mirror image), never hours of DFS against minutes of transfer.
 import { describe, expect, it } from 'vitest';
 import { planCheck } from '../src/client/sweep-planner.js';
 import { estimateCheckTransferBytes } from '../src/kernel/index.js';
@@ -28,6 +29,16 @@ describe('when the second count of a transfer is planned', () => {
     expect(planCheck(12, 11, 'dfs', options).algorithm).not.toBe('dfs');
     // N(18, 12): no other algorithm fits memory; the DFS again (on another worker).
     expect(planCheck(18, 12, 'dfs', options).algorithm).toBe('dfs');
+  });
+
+  it('takes the DFS again (over the mirror images) where the transfer would cost many times the DFS', () => {
+    // N(15, 10 … 14): the DFS counts each in about 0.3 s, the transfer would take 6 to 15 s.
+    for (const depth of [10, 11, 12, 13, 14]) {
+      const check = planCheck(15, depth, 'dfs', options);
+      expect([depth, check.algorithm, check.role]).toEqual([depth, 'dfs', 'check']);
+    }
+    // N(15, 9): the transfer (about 2.5 s) within four times the DFS (0.7 s) and a second.
+    expect(planCheck(15, 9, 'dfs', options).algorithm).toBe('window-transfer');
   });
 
   it('takes the other algorithm where the transfer met past the middle does not fit a worker', () => {

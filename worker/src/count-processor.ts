@@ -145,6 +145,8 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       weight: data.weight,
       ...(data.part ? { part: data.part } : {}),
       ...(shifted && algorithm === 'window-transfer' ? { meetShift: CHECK_MEET_SHIFT } : {}),
+      // A second count by the DFS searches the mirror images of the first's units (see planCheck).
+      ...(check && algorithm === 'dfs' ? { mirrored: true } : {}),
       estimate: { seconds: data.estimateSeconds, bytes },
     };
     const { modelSeconds, boundSeconds } = planned.unit;

@@ -295,8 +295,9 @@ export async function planSize(
 
 /**
  * The second count of a verified (n, D): the cheapest algorithm other than the first's that
- * fits the memory cap. Only when none fits (large D of large n, where only the DFS does) is it
- * the same algorithm again, on another worker.
+ * fits the memory cap, where it is affordable beside the first count. Otherwise (and where none
+ * fits) the first's algorithm by another path, which the worker takes for a second count: the
+ * transfer met past the middle row, the DFS over the mirror images of the units.
  */
 export function planCheck(
   n: number,
@@ -314,19 +315,20 @@ export function planCheck(
     fallback: primary,
   });
   // Where another algorithm would cost far more than the first count (the DFS at the middle D
-  // of a large n: hours against minutes), the transfer counts again, met at another row than
-  // the middle (the worker shifts a second count's meeting row): other partial counts.
+  // of a large n: hours against minutes; the transfer at large D: a minute against a second),
+  // the first's algorithm counts again by another path: other partial counts.
   let algorithm = choice.algorithm;
-  if (primary === 'window-transfer' && algorithm !== primary) {
+  if (algorithm !== primary) {
     const scale = (a: Algorithm): number => calibrationRatio(options.calibration ?? {}, a);
     const first = estimateCost(primary, n, depth, []).seconds * scale(primary);
     const other = choice.estimate.seconds * scale(algorithm);
-    // Met past the middle, its cells may be wider and it keeps a third vector: where that does
-    // not fit a worker, the other algorithm however long it takes.
+    // Met past the middle, the transfer's cells may be wider and it keeps a third vector: where
+    // that does not fit a worker, the other algorithm however long it takes.
     const fits =
+      primary === 'dfs' ||
       estimateCheckTransferBytes(n, depth) <=
-      (options.workerMemoryBytes ?? options.slotMemoryBytes);
-    if (fits && other > AFFORDABLE_CHECK_RATIO * first + AFFORDABLE_CHECK_SECONDS) {
+        (options.workerMemoryBytes ?? options.slotMemoryBytes);
+    if (fits && other > AFFORDABLE_CHECK_RATIO * first + affordableCheckSeconds[primary]) {
       algorithm = primary;
     }
   }
@@ -335,11 +337,17 @@ export function planCheck(
 
 /**
  * Another algorithm counts a verified (n, D) a second time when it costs at most this many
- * times the first count, plus this many seconds (a small count is checked by another algorithm
- * whatever the ratio); otherwise the first's algorithm by another path.
+ * times the first count, plus a few seconds (a small count is checked by another algorithm
+ * whatever the ratio); otherwise the first's algorithm by another path. The DFS's other path
+ * costs what its first count did, so an algorithm dearer than it has little room; the
+ * transfer's costs two to four times its first, and the seed DP is the reference.
  */
 const AFFORDABLE_CHECK_RATIO = 4;
-const AFFORDABLE_CHECK_SECONDS = 60;
+const affordableCheckSeconds: Readonly<Record<Algorithm, number>> = {
+  'window-transfer': 60,
+  dfs: 1,
+  'seed-dp': 60,
+};
 
 /** The largest units that go to `count`: on one slot, and a window transfer on all of them. */
 interface QueueBases {

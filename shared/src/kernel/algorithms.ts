@@ -36,7 +36,10 @@ export function parseAlgorithm(value: string): AlgorithmChoice {
  * the first rows, or `middle` (optional, default none; DFS only) the rows from
  * `middleStart(n)` down. With neither, the DFS counts the whole N(n, D) through its symmetric
  * top-level units (the same ones `planUnits` makes). `part` (window transfer of a whole (n, D)
- * only) counts one part of it (see TransferPart).
+ * only) counts one part of it (see TransferPart). `mirrored` (DFS only) counts the unit's
+ * left–right mirror image instead, every fixed column c as n − 1 − c (for a whole (n, D), every
+ * top-level unit's image): the same count, by searches whose every mask differs from the
+ * unit's own, which is how a verified sweep's second count by the DFS differs from its first.
  */
 export function countCompletions(
   algorithm: Algorithm,
@@ -48,9 +51,17 @@ export function countCompletions(
   part?: TransferPart,
   /** Window transfer only: meet this many rows past the middle (see transferShape). */
   meetShift = 0,
+  mirrored = false,
 ): bigint {
   if (algorithm !== 'dfs') assertNoMiddle(algorithm, middle);
   if (part) assertPart(algorithm, part, prefix);
+  if (mirrored && algorithm !== 'dfs') {
+    throw new InvalidInputError(
+      'mirrored',
+      mirrored,
+      `no mirror image with ${algorithm} (dfs only)`,
+    );
+  }
   switch (algorithm) {
     case 'dfs':
       if (depth === 0) {
@@ -58,7 +69,17 @@ export function countCompletions(
         assertLegalUnit(n, depth, prefix, middle);
         return BigInt(n) ** BigInt(n - prefix.length - middle.length);
       }
-      if (prefix.length === 0 && middle.length === 0) return countWholeByDfs(n, depth, onProgress);
+      if (mirrored) {
+        assertLegalUnit(n, depth, prefix, middle); // named as given, not as mirrored
+        const image = (columns: readonly number[]): number[] => columns.map((c) => n - 1 - c);
+        if (prefix.length === 0 && middle.length === 0) {
+          return countWholeByDfs(n, depth, onProgress, image);
+        }
+        return countCompletions('dfs', n, depth, image(prefix), onProgress, image(middle));
+      }
+      if (prefix.length === 0 && middle.length === 0) {
+        return countWholeByDfs(n, depth, onProgress, (columns) => columns);
+      }
       return BigInt(countByDfs(n, depth, prefix, onProgress, middle));
     case 'window-transfer':
       return countByWindowTransfer(n, depth, prefix, onProgress, part, meetShift);
@@ -88,14 +109,23 @@ function assertNoMiddle(algorithm: Algorithm, middle: readonly number[]): void {
   }
 }
 
-/** N(n, D) by the DFS: Σ weight · count over the symmetric top-level units, in this thread. */
-function countWholeByDfs(n: number, depth: number, onProgress?: ProgressCallback): bigint {
+/**
+ * N(n, D) by the DFS: Σ weight · count over the symmetric top-level units, in this thread, each
+ * unit's fixed columns as `columns` maps them (its mirror image for a second count).
+ */
+function countWholeByDfs(
+  n: number,
+  depth: number,
+  onProgress: ProgressCallback | undefined,
+  columns: (fixed: readonly number[]) => readonly number[],
+): bigint {
   assertBoard(n, depth);
   const units = topUnits(n, depth);
   let total = 0n;
   units.forEach((unit, i) => {
     const inner = onProgress && ((f: number) => onProgress((i + f) / units.length));
-    total += BigInt(unit.weight) * BigInt(countByDfs(n, depth, unit.prefix, inner, unit.middle));
+    const [prefix, middle] = [columns(unit.prefix), columns(unit.middle)];
+    total += BigInt(unit.weight) * BigInt(countByDfs(n, depth, prefix, inner, middle));
     onProgress?.((i + 1) / units.length);
   });
   return total;

@@ -50,6 +50,11 @@ export interface WorkUnit {
    * the same N(n, D) from other partial counts, for a second count. Absent: the middle.
    */
   readonly meetShift?: number;
+  /**
+   * A DFS unit counted as its left–right mirror image (see countCompletions): the same count by
+   * other searches, for a second count. Absent: as given.
+   */
+  readonly mirrored?: boolean;
   readonly estimate: CostEstimate;
 }
 
@@ -233,6 +238,7 @@ export function countUnit(unit: WorkUnit, onProgress?: ProgressCallback): bigint
       unit.middle,
       unit.part,
       unit.meetShift,
+      unit.mirrored,
     )
   );
 }
