@@ -1,11 +1,11 @@
 // Build step: the `wq` command (dist/cli/main.js and what it imports from this package, shared
 // and valibot) bundled into one CommonJS script, dist/bundle/wq.cjs, which bin/wq.js compiles
-// with a V8 code cache. Node resolves, reads and links each ES module on its own (the ~115 a
-// Redis command loads cost every `wq sweep` 40–50 ms), and Node 20 keeps no code cache for ES
-// modules: as ES chunks, a sweep still spent ~35 ms compiling and linking what it loaded; as one
-// script from its cache, 1–12 ran in 455.5 against 482.5 ms (docs/costs.md). A command's modules
-// still run only when the command does (a dynamic import becomes a call that runs them then):
-// `wq --help` runs the command table and no command.
+// with a V8 code cache. Node resolves, reads and links each ES module on its own (a command
+// that reaches Redis loads about 115), and Node 20 keeps no code cache for ES modules, so every
+// run compiled and linked again what it loaded; one script from its cache does neither (what
+// that buys: docs/costs.md). A command's modules still run only when the command does (a
+// dynamic import becomes a call that runs them then): `wq --help` runs the command table and
+// no command.
 //
 // A module that names a file beside itself (a kernel thread's script, a WebAssembly build, the
 // BullMQ bundle, a require) does so through its import.meta.url: in the bundle, that expression

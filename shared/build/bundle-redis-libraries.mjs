@@ -1,13 +1,13 @@
 // Build step: BullMQ and ioredis (and what they require) as one CommonJS file,
 // dist/vendor/redis-libraries.cjs, which src/client/redis-libraries.ts loads with a V8 code
 // cache. Loaded from node_modules, their ~250 files cost every `wq` command and worker start
-// 100–140 ms of resolving, reading and compiling; the bundle with its cache, 40–50 ms.
+// their resolving, reading and compiling; the bundle with its cache, well under half of that.
 // Node's built-ins and the optional packages they probe for (pg, supports-color) stay
 // `require`s, resolved at run time from the bundle's place.
 //
 // The bundle is ASCII only, without comments, and holds only the BullMQ the project uses
 // (redis-libraries-entry.cjs): 1.17 MB instead of 1.98, read as Latin-1 straight into a
-// one-byte string; loading it went from ~100 to ~70 ms (docs/costs.md).
+// one-byte string, which loads faster than a two-byte one (docs/costs.md).
 import { readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { build } from 'rolldown';

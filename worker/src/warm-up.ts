@@ -1,10 +1,10 @@
 // A fresh worker's warm-up: a small sweep counted by this worker's own processors, under a key
 // prefix of its own that is deleted after. V8 compiles a function's fast code only once it has
 // run a while, in each process on its own, so a fresh worker ran its first small sweep's jobs
-// (BullMQ, ioredis, the result store, the processors) cold: ~2.6 ms of main-thread CPU a job
-// against ~1.3 ms in a worker that had run two sweeps before (docs/costs.md). The warm-up is
-// that first sweep, run while the worker has nothing else to do: it gives way to the first
-// real job, and nothing of it reaches a real sweep's keys.
+// (BullMQ, ioredis, the result store, the processors) cold, at about twice the main-thread CPU
+// a job of a worker that has run sweeps before (what the warm-up buys: docs/costs.md). The
+// warm-up is that first sweep, run while the worker has nothing else to do: it gives way to the
+// first real job, and nothing of it reaches a real sweep's keys.
 import type { Worker } from 'bullmq';
 import {
   bullConnection,
@@ -23,9 +23,8 @@ import { createCountProcessor } from './count-processor.js';
 
 /**
  * The sweep: 65 jobs through every path a small sweep takes (the DFS and the window transfer, on
- * the kernel threads and on the worker's own, the sums), ~0.4 s after the kernel threads'
- * warm-up. With it, two fresh workers ran `wq sweep 1-12 --wait` in 487.5 and 473.5 ms against
- * 515.5 and 497.5 without (medians of 10 and 12 alternating runs, docs/costs.md).
+ * the kernel threads and on the worker's own, the sums), so that each runs warm in the first
+ * real sweep (what that buys: docs/costs.md).
  */
 export const WARM_UP_NS: readonly number[] = Array.from({ length: 10 }, (_, i) => i + 1);
 
@@ -103,8 +102,8 @@ export class WarmUp {
       outcome += `; its keys not deleted: ${err instanceof Error ? err.message : String(err)}`;
     }
     // What the sweep left is garbage, and a young generation half full of it would be copied
-    // in the middle of the first real sweep (one 12–18 ms pause of this thread in a sweep of
-    // n ≤ 12): collected now, while there is nothing else to do. Not once a real job runs.
+    // in the middle of the first real sweep (a pause of this thread as long as a few of its
+    // jobs): collected now, while there is nothing else to do. Not once a real job runs.
     if (!this.abandoned) collectFully();
     this.report(started, outcome);
   }

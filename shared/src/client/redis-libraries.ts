@@ -1,8 +1,9 @@
 // BullMQ and ioredis, for everything in the project that makes their objects (types still come
 // from `import type`). The build bundles them into one file (build/bundle-redis-libraries.mjs);
 // it is compiled with a V8 code cache kept beside it, written by the first process that loads
-// it (and again after a Node upgrade, when V8 rejects the old one). From node_modules, their
-// ~250 CommonJS files cost every `wq` command and worker start 100–140 ms; this way 40–50 ms.
+// it (and again after a Node upgrade, when V8 rejects the old one). From node_modules, every
+// `wq` command and worker start would resolve, read and compile their ~250 CommonJS files; the
+// bundle from its cache loads in well under half that time (docs/costs.md).
 // Run from source (vitest) or from a build without the bundle, they load from node_modules.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

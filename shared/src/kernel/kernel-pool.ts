@@ -62,10 +62,10 @@ const WARM_ROUNDS = 3;
 /**
  * A unit of a board up to INLINE_MAX_N estimated under INLINE_SECONDS is counted on the calling
  * thread: for it, the trip to a kernel thread (a message each way, a thread woken) costs more
- * than the count, and a small sweep is all such units (`wq sweep 1-12 --wait`: 523 against
- * 537.5 ms, medians of 12 alternating runs; docs/costs.md). The board bound caps what a wrong
- * estimate (a plan forged in Redis) can hold the thread up to a few seconds (the slowest
- * algorithm on an N(12, D) whole; docs/threat-model.md): no work bound stops a count here.
+ * than the count, and a small sweep is all such units (what that buys: docs/costs.md). The
+ * board bound caps what a wrong estimate (a plan forged in Redis) can hold the thread up to a
+ * few seconds (the slowest algorithm on an N(12, D) whole; docs/threat-model.md): no work
+ * bound stops a count here.
  */
 const INLINE_SECONDS = 0.002;
 const INLINE_MAX_N = 12;
@@ -141,10 +141,9 @@ export class KernelPool {
    * real units do not wait for a thread to load the kernel (~0.25 s a thread: most of a small
    * sweep). Then, until the first real unit is asked for, each thread counts four small boards
    * three times over: V8 optimises a kernel's loops only after they have run a while, in each
-   * thread on its own, and a small sweep is over before that happens on its own (two fresh
-   * workers: `wq sweep 1-12 --wait` 600 against 690 ms; docs/costs.md). A unit asked for
-   * meanwhile waits for at most one of these few milliseconds; a pool closed meanwhile ends it
-   * quietly.
+   * thread on its own, and a small sweep is over before that happens on its own (what the
+   * warm-up buys: docs/costs.md). A unit asked for meanwhile waits for at most one of these few
+   * milliseconds; a pool closed meanwhile ends it quietly.
    */
   async warm(): Promise<void> {
     const units = (n: number, depth: number, algorithm: Algorithm): WorkUnit[] =>

@@ -683,9 +683,8 @@ function forEachPairChunk(
 /**
  * One step of the count vector over the windows of `range`: to[(o1, s)] = the sum of from over
  * the children of s that o1 does not attack. Shared by the 16-bit and the double counts: one
- * function seeing both array kinds measured as fast as a copy per kind (N(16, 9) 5.9–6.2 s
- * against 5.8–6.5 s, N(17, 7) 0.95–1.02 s against 0.89–1.11 s, CPU time, three A/B runs in
- * one session after a worker had run both kinds).
+ * function seeing both array kinds measured as fast as a copy per kind (CPU time of N(16, 9)
+ * and N(17, 7) after a worker had run both kinds; bench/results/HISTORY.md).
  */
 function stepWindows<V extends Uint16Array | Float64Array>(
   table: WindowTable,
