@@ -1,5 +1,6 @@
-// Renders docs/benchmarks.md from bench/results/*.json (and the hand-kept bench/results/NOTES.md),
-// so a table in the docs is always one run's figures with its command, date, commit and machine.
+// Renders docs/benchmarks.md from bench/results/*.json, so a table in the docs is always one
+// run's figures with its command, date, commit and machine. The hand-kept, dated lab notes stay
+// in bench/results/NOTES.md, linked from the page, not copied into the docs.
 // Run after every bench, or alone with `npm run bench -- --render`.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -92,8 +93,8 @@ function readRecords(dir = RESULTS_DIR): BenchRecord[] {
     .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as BenchRecord);
 }
 
-/** The whole page for these records (and the hand-kept notes, if any). */
-export function renderBenchmarks(records: readonly BenchRecord[], notes?: string): string {
+/** The whole page for these records (and a link to the hand-kept notes, if any). */
+export function renderBenchmarks(records: readonly BenchRecord[], hasNotes = false): string {
   const out: string[] = [
     '# Benchmarks',
     '',
@@ -143,7 +144,12 @@ export function renderBenchmarks(records: readonly BenchRecord[], notes?: string
     }
   }
   if (records.length === 0) out.push('No runs recorded yet: run `npm run bench`.', '');
-  if (notes?.trim()) out.push(notes.trim(), '');
+  if (hasNotes) {
+    out.push(
+      'What was tried and measured by hand, dated: [bench/results/NOTES.md](../bench/results/NOTES.md).',
+      '',
+    );
+  }
   return `${out.join('\n').trimEnd()}\n`;
 }
 
@@ -193,8 +199,7 @@ function commitOf(run: BenchRecord): string {
 
 /** Writes docs/benchmarks.md from the records on disk; returns its path. */
 export function writeBenchmarks(): string {
-  const notes = existsSync(NOTES_MD) ? readFileSync(NOTES_MD, 'utf8') : undefined;
   mkdirSync(dirname(BENCHMARKS_MD), { recursive: true });
-  writeFileSync(BENCHMARKS_MD, renderBenchmarks(readRecords(), notes));
+  writeFileSync(BENCHMARKS_MD, renderBenchmarks(readRecords(), existsSync(NOTES_MD)));
   return BENCHMARKS_MD;
 }

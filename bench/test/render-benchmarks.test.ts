@@ -84,9 +84,10 @@ describe('when docs/benchmarks.md is rendered from records', () => {
     );
   });
 
-  it('says so when no run is recorded, and appends the hand-kept notes', () => {
-    expect(renderBenchmarks([], '## Earlier\n\nnotes')).toMatch(
-      /No runs recorded yet: run `npm run bench`\.\n\n## Earlier\n\nnotes\n$/,
+  it('says so when no run is recorded, and links the hand-kept notes without copying them', () => {
+    expect(renderBenchmarks([], true)).toMatch(
+      /No runs recorded yet: run `npm run bench`\.\n\nWhat was tried and measured by hand, dated: \[bench\/results\/NOTES\.md\]\(\.\.\/bench\/results\/NOTES\.md\)\.\n$/,
     );
+    expect(renderBenchmarks([])).toMatch(/No runs recorded yet: run `npm run bench`\.\n$/);
   });
 });
