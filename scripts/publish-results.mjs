@@ -18,6 +18,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { knownSum, knownValue } from '../shared/dist/contracts/index.js';
+import { renderResultsTable } from './results-docs.mjs';
 import { CHECK_MEET_SHIFT, estimateCost } from '../shared/dist/kernel/index.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -187,29 +188,7 @@ mkdirSync(dirname(target), { recursive: true });
 writeFileSync(target, out.map((line) => JSON.stringify(line)).join('\n') + '\n');
 process.stdout.write(`publish-results: ${out.length} line(s) written to ${values.out}\n`);
 
-// The table in docs/results.md is rendered from the same lines, between its markers.
-const BEGIN = '<!-- results:begin (scripts/publish-results.mjs) -->';
-const END = '<!-- results:end -->';
-const docs = resolve(root, values.docs);
-let page;
-try {
-  page = readFileSync(docs, 'utf8');
-} catch {
-  page = undefined;
-}
-if (page?.includes(BEGIN) && page.includes(END)) {
-  const short = (check) => check.replace(/^second count by /, '2nd: ');
-  const rows = out.map((line) => {
-    const seen = new Set([...line.depths.flatMap((d) => d.checks.map(short)), ...line.checks]);
-    return `| ${line.n} | ${line.S} | ${line.coreSeconds} | ${line.checkCoreSeconds} | ${[...seen].join('; ')} |`;
-  });
-  const table = [
-    '| n | S(n) | core-s | core-s of the 2nd counts | checks passed (over its D) |',
-    '| --: | --: | --: | --: | --- |',
-    ...rows,
-  ].join('\n');
-  const before = page.slice(0, page.indexOf(BEGIN) + BEGIN.length);
-  const after = page.slice(page.indexOf(END));
-  writeFileSync(docs, `${before}\n${table}\n${after}`);
+// The table in docs/results.md is rendered from the same lines.
+if (renderResultsTable(out, resolve(root, values.docs))) {
   process.stdout.write(`publish-results: table rendered into ${values.docs}\n`);
 }
