@@ -1,5 +1,6 @@
 // `npm start` with a small sweep: private Redis, worker processes, results, clean exit.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -151,5 +152,71 @@ describe('when npm start gets SIGHUP mid-sweep', () => {
       expect(Date.now() - sent).toBeLessThan(10_000);
       expect(run.stderr).toContain('"signal":"SIGHUP"');
       expect(run.stderr).toContain('embedded pipeline stopped');
+    }));
+});
+
+describe('when npm start is killed with kill -9, or started twice on one ./.data', () => {
+  /** Whether a process is alive (a zombie, reaped by nobody yet, counts as gone). */
+  const alive = (pid: number): boolean => {
+    try {
+      return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z');
+    } catch {
+      return false;
+    }
+  };
+  const childrenOf = (pid: number): number[] =>
+    execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((l) => Number(l.trim()))
+      .filter((p) => p > 0);
+
+  it('refuses a second run naming the first, leaves nothing running, and the next run takes over', () =>
+    inNewDirectory('kill-', { LOG_LEVEL: 'warn' }, async (cwd, env) => {
+      const first = spawnWatched(
+        process.execPath,
+        [npmStartScript(), '--n', '15', '--workers', '1'],
+        { cwd, env: { ...env, LOG_LEVEL: 'info' } },
+      );
+      await until(
+        'the sweep to be submitted',
+        () => first.stderr.includes('sweep submitted'),
+        60_000,
+      );
+      const firstPid = first.child.pid as number;
+
+      const second = await runNpmStart(['--n', '4', '--exit'], { cwd, env });
+      expect(second.code, second.stderr).toBe(2);
+      expect(second.stderr).toMatch(
+        new RegExp(
+          `^npm start: .*\\.data is in use by another npm start \\(pid ${firstPid}, since `,
+        ),
+      );
+
+      const lock = JSON.parse(readFileSync(join(cwd, '.data', 'npm-start.lock'), 'utf8')) as {
+        pid: number;
+        redisPid: number;
+      };
+      expect(lock.pid).toBe(firstPid);
+      // Redis, the worker, the dashboard and Redis's reaper.
+      const left = [...new Set([lock.redisPid, ...childrenOf(firstPid)])];
+      expect(left.length).toBeGreaterThanOrEqual(3);
+      expect(left.every(alive)).toBe(true);
+
+      first.child.kill('SIGKILL');
+      await first.exited;
+      await until('every process npm start started to be gone', () => !left.some(alive), 15_000);
+
+      const third = await runNpmStart(['--n', '4-5', '--exit', '--json'], { cwd, env });
+      expect(third.code, third.stderr).toBe(0);
+      expect(third.stderr).toContain(
+        `taking over ${join(cwd, '.data')} from an npm start that is gone (pid ${firstPid}`,
+      );
+      expect(
+        third.stdout
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as { S: string }).S),
+      ).toEqual([KNOWN_S[3], KNOWN_S[4]]);
+      expect(existsSync(join(cwd, '.data', 'npm-start.lock'))).toBe(false);
     }));
 });

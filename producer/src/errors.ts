@@ -24,3 +24,8 @@ export class RedisServerError extends WeakQueensError {
 export class DashboardMissingError extends WeakQueensError {
   readonly retryable = false;
 }
+
+/** `npm start`'s data directory is held by another live run. */
+export class DataDirBusyError extends WeakQueensError {
+  readonly retryable = false;
+}

@@ -23,7 +23,9 @@ const START_COMMAND_LINE = {
   name: 'npm start --',
   summary: 'the whole pipeline on this machine: Redis, workers, dashboard, a sweep, its results',
   description: `Runs a private redis-server (data in ./.data/redis) unless REDIS_URL is set, one worker
-process per core, the dashboard, and a sweep of S(n); prints the results on stdout.`,
+process per core, the dashboard, and a sweep of S(n); prints the results on stdout. It holds
+./.data for itself: a second npm start there exits 2 naming the first; what it starts stops
+with it, even on kill -9 (the next run takes over a lock whose holder is gone).`,
   options: {
     n: {
       type: 'string',

@@ -11,7 +11,9 @@ import { InterruptedError } from '@weak-queens/shared/process';
 import { followSweep, submitSweep } from '../cli/follow.js';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { startEmbeddedDashboard } from './dashboard-process.js';
+import { DataDirLock } from './data-lock.js';
 import { RedisServer } from './redis-server.js';
+import { dismissReaper, spawnRedisReaper } from './redis-reaper.js';
 import { exitOf, spawnWorkerProcess } from './worker-process.js';
 
 export interface EmbeddedOptions {
@@ -34,6 +36,7 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
   const env = options.env ?? process.env;
   const { logger } = options;
   let server: RedisServer | undefined;
+  let reaper: ChildProcess | undefined;
   const workers: ChildProcess[] = [];
   let client: PipelineClient | undefined;
   let dashboard: ChildProcess | undefined;
@@ -43,12 +46,22 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
     for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
     if (dashboard?.exitCode === null) dashboard.kill('SIGKILL');
   };
+  let redisUrl = env.REDIS_URL;
+  // A cluster (REDIS_CLUSTER_NODES) is used as given: no private server then.
+  const privateRedis = !redisUrl && !env.REDIS_CLUSTER_NODES?.trim();
+  const dataDir = resolve(options.dataDir ?? '.data');
+  // Before anything starts: a run that finds ./.data held by another stops here, and says so.
+  const lock = privateRedis
+    ? DataDirLock.acquire(dataDir, (message) => logger.warn(message))
+    : undefined;
   process.once('exit', killAll);
   try {
-    let redisUrl = env.REDIS_URL;
-    // A cluster (REDIS_CLUSTER_NODES) is used as given: no private server then.
-    if (!redisUrl && !env.REDIS_CLUSTER_NODES?.trim()) {
-      server = await RedisServer.start({ dir: resolve(options.dataDir ?? '.data', 'redis') });
+    if (lock) {
+      server = await RedisServer.start({ dir: resolve(dataDir, 'redis') });
+      if (server.pid !== undefined) {
+        lock.recordRedis(server.pid);
+        reaper = spawnRedisReaper(server.pid);
+      }
       redisUrl = server.url;
       logger.info({ redis: redisUrl }, 'private redis-server started');
     }
@@ -128,7 +141,9 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
     await dashboardStarting;
     if (dashboard?.exitCode === null) dashboard.kill('SIGTERM');
     await Promise.all([...workers, ...(dashboard ? [dashboard] : [])].map(exitOf));
+    dismissReaper(reaper);
     await server?.stop();
+    lock?.release();
     process.off('exit', killAll);
     logger.info('embedded pipeline stopped');
   }
