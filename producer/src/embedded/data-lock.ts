@@ -53,7 +53,7 @@ export class DataDirLock {
         );
       }
       const left = previous?.redisPid !== undefined && isRedisServer(previous.redisPid);
-      if (left) process.kill(previous.redisPid as number, 'SIGTERM');
+      if (left) process.kill(previous.redisPid, 'SIGTERM');
       onTakeOver(
         `taking over ${dir} from an npm start that is gone` +
           (previous ? ` (pid ${previous.pid}, since ${previous.since})` : '') +
