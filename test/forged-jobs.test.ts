@@ -192,6 +192,26 @@ describe('when a wrong value is in the result store', () => {
     expect((await c.results([11]))[0]?.S).toBe(S11);
   });
 
+  it('wq verify --repair, asked first, reports the repair only once it is done', async () => {
+    const { c, r } = setUp('repair-first');
+    startWorkers(2);
+    const first = await runWq(['sweep', '11', '--wait', '--json'], { url: redis.url, prefix });
+    expect(first.code, first.stderr).toBe(0);
+    await corruptStored(r, 11, 5, 7n);
+    // No verify before: the recount finds the disagreement, and the repair counts it afresh.
+    const repaired = await runWq(['verify', '11', '--repair', '--json'], {
+      url: redis.url,
+      prefix,
+    });
+    expect(repaired.code, repaired.stdout + repaired.stderr).toBe(0);
+    expect(JSON.parse(repaired.stdout)).toMatchObject({ n: 11, outcome: 'repaired', S: S11 });
+    // Done when it says so: nothing is still running in the background.
+    expect((await c.results([11]))[0]?.S).toBe(S11);
+    const again = await runWq(['verify', '11', '--json'], { url: redis.url, prefix });
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual({ n: 11, outcome: 'verified', S: S11 });
+  });
+
   it('keeps a unit counted twice with two values aside instead of overwriting it', async () => {
     const { c } = setUp('conflict');
     const unit: UnitResult = {

@@ -77,9 +77,11 @@ export class Recount {
     for (const [n, result] of settled) if (result.mismatch) mismatches.set(n, result.mismatch);
     const failed = [...settled].filter(([, r]) => r.S === undefined).map(([n]) => n);
     if (options.repair && failed.length > 0) {
-      // The disagreeing counts were forgotten when the recount failed: count both afresh.
+      // The disagreeing counts were forgotten when the recount failed: count both afresh, and
+      // wait for that count's own outcome, not the disagreement that started it.
+      const seen = new Map(failed.map((n) => [n, mismatches.get(n)?.at]));
       await this.control.retry(id);
-      settled = await this.settleRecount(id, stored);
+      settled = await this.settleRecount(id, stored, seen);
       for (const n of failed) repaired.add(n);
     }
     for (const [n, result] of settled) {
@@ -112,6 +114,8 @@ export class Recount {
   private async settleRecount(
     sweepId: string,
     ns: readonly number[],
+    /** Per n, the disagreement this sweep recorded before: not an outcome of the retry. */
+    seen: ReadonlyMap<number, string | undefined> = new Map(),
     intervalMs = 250,
   ): Promise<Map<number, { S?: string; mismatch?: Mismatch; reason?: string }>> {
     const settled = new Map<number, { S?: string; mismatch?: Mismatch; reason?: string }>();
@@ -123,7 +127,7 @@ export class Recount {
           continue;
         }
         const mismatch = await this.parts.store.mismatch(n);
-        if (mismatch?.sweepId === sweepId) {
+        if (mismatch?.sweepId === sweepId && mismatch.at !== seen.get(n)) {
           settled.set(n, { mismatch });
           continue;
         }
