@@ -206,8 +206,11 @@ describe('when npm start is killed with kill -9, or started twice on one ./.data
       await first.exited;
       await until('every process npm start started to be gone', () => !left.some(alive), 15_000);
 
-      const third = await runNpmStart(['--n', '4-5', '--exit', '--json'], { cwd, env });
+      const third = await runNpmStart(['--n', '4,15', '--exit', '--json'], { cwd, env });
       expect(third.code, third.stderr).toBe(0);
+      expect(third.stderr).toContain(
+        'npm start: resuming n = 15, queued by an earlier run: its jobs run as planned then',
+      );
       expect(third.stderr).toContain(
         `taking over ${join(cwd, '.data')} from an npm start that is gone (pid ${firstPid}`,
       );
@@ -216,7 +219,7 @@ describe('when npm start is killed with kill -9, or started twice on one ./.data
           .trim()
           .split('\n')
           .map((l) => (JSON.parse(l) as { S: string }).S),
-      ).toEqual([KNOWN_S[3], KNOWN_S[4]]);
+      ).toEqual([KNOWN_S[3], KNOWN_S[14]]);
       expect(existsSync(join(cwd, '.data', 'npm-start.lock'))).toBe(false);
     }));
 });

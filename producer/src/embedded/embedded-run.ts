@@ -116,6 +116,14 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
     };
     const submission = await submitSweep(client, options.ns, {}, context);
     logger.info({ sweep: submission.sweep.id, jobs: submission.added }, 'sweep submitted');
+    // Jobs an earlier run left queued (it was killed, or its machine went down) run as that run
+    // planned them: said before their results, so nobody wonders why nothing was added.
+    const resumed = submission.sizes.filter((s) => s.outcome === 'queued').map((s) => s.n);
+    if (resumed.length > 0) {
+      (options.stderr ?? process.stderr).write(
+        `npm start: resuming n = ${resumed.join(', ')}, queued by an earlier run: its jobs run as planned then\n`,
+      );
+    }
     const aborted = new Promise<never>((_, reject) => {
       const abort = (): void => reject(new InterruptedError());
       if (options.signal?.aborted) abort();
