@@ -42,6 +42,8 @@ function sweepCard(sweep: SweepView): HTMLElement {
         { class: 'sweep-facts' },
         h('span', {}, `${problemView(sweep.problem).sweepLabel}n = ${nsLabel(sweep.ns)}`),
         h('span', {}, `${sweep.done}/${sweep.total} n done`),
+        sweep.workDone !== null &&
+          h('span', { class: 'sweep-work' }, `${(sweep.workDone * 100).toFixed(1)} % of the work`),
         h('span', {}, `${sweep.unitsDone}/${sweep.units} units`),
         h('span', {}, `elapsed ${duration(sweep.elapsedSeconds)}`),
         sweep.etaSeconds !== null && h('span', {}, `ETA ≈ ${duration(sweep.etaSeconds)}`),

@@ -15,7 +15,10 @@ const MAX_ACTIVE = 1000;
 
 export class SnapshotReader {
   /** The last rate-based ETA of each running sweep, and when it was read. */
-  #etas = new Map<string, { readonly at: number; readonly seconds: number | null }>();
+  #etas = new Map<
+    string,
+    { readonly at: number; readonly seconds: number | null; readonly workDone?: number }
+  >();
   #etaReadAt = -Infinity;
 
   constructor(
@@ -68,12 +71,22 @@ export class SnapshotReader {
       return p;
     }
     if (read) {
-      this.#etas.set(id, { at: now, seconds: p.etaSeconds });
+      this.#etas.set(id, { at: now, seconds: p.etaSeconds, workDone: p.workDone });
       return p;
     }
     const last = this.#etas.get(id);
     if (last?.seconds == null) return p;
-    return { ...p, etaSeconds: Math.max(0, last.seconds - (now - last.at) / 1000) };
+    const since = (now - last.at) / 1000;
+    // Between two reads the work left goes down as the ETA does: the share of it that has
+    // elapsed since the last read is done.
+    const elapsedShare = last.seconds > 0 ? Math.min(1, since / last.seconds) : 1;
+    return {
+      ...p,
+      etaSeconds: Math.max(0, last.seconds - since),
+      ...(last.workDone === undefined
+        ? {}
+        : { workDone: last.workDone + (1 - last.workDone) * elapsedShare }),
+    };
   }
 
   /** One sweep in full, or undefined when no sweep has this id. */
@@ -113,6 +126,7 @@ function sweepView(p: SweepProgress): SweepView {
     units: p.units,
     elapsedSeconds: p.elapsedSeconds,
     etaSeconds: p.etaSeconds,
+    workDone: p.workDone ?? null,
     sizes: p.sizes.map(sizeView),
     unfit: p.sizes.flatMap((s) =>
       (s.unfit ?? []).map(({ jobId, n, depth, bytes, largestSlotBytes }) => ({

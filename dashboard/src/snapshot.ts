@@ -46,6 +46,8 @@ export interface SweepView extends SweepTotals {
   readonly ns: readonly number[];
   /** Remaining single-core seconds spread over the live worker slots (null when not running). */
   readonly etaSeconds: number | null;
+  /** The share of the sweep's work done, by core-seconds (null where not read). */
+  readonly workDone: number | null;
   readonly sizes: readonly SizeView[];
   /** Units waiting for memory no live worker has (`wq replan` plans them again). */
   readonly unfit: readonly UnfitUnitView[];

@@ -67,7 +67,12 @@ describe('when the time left is worked out', () => {
       }),
     ];
     // Every rate is 2: 56 core-seconds left, on 4 slots 14 s.
-    expect(remainingTime(strata, { slots: 4 })).toEqual({ coreSeconds: 56, etaSeconds: 14 });
+    // Done so far: the finished units' 24 measured seconds.
+    expect(remainingTime(strata, { slots: 4 })).toEqual({
+      coreSeconds: 56,
+      doneCoreSeconds: 24,
+      etaSeconds: 14,
+    });
     // On 100 slots the longest unit left bounds it: 2 model seconds at rate 2.
     expect(remainingTime(strata, { slots: 100 }).etaSeconds).toBe(4);
     // No live slot: as if one.
@@ -83,14 +88,20 @@ describe('when the time left is worked out', () => {
       largestLeftModelSeconds: 10,
       runningDoneModelSeconds: 4,
     });
-    // Nothing finished anywhere: the initial rate, 3 here; 6 model seconds left of one unit.
+    // Nothing finished anywhere: the initial rate, 3 here; 6 model seconds left of one unit,
+    // and the 4 it reports done count as 12 core-seconds run.
     expect(remainingTime([transfer], { slots: 2, initialRate: () => 3 })).toEqual({
       coreSeconds: 18,
+      doneCoreSeconds: 12,
       etaSeconds: 18,
     });
   });
 
   it('says nothing is left when nothing is', () => {
-    expect(remainingTime([], { slots: 2 })).toEqual({ coreSeconds: 0, etaSeconds: 0 });
+    expect(remainingTime([], { slots: 2 })).toEqual({
+      coreSeconds: 0,
+      doneCoreSeconds: 0,
+      etaSeconds: 0,
+    });
   });
 });

@@ -105,7 +105,8 @@ export async function followSweep(
   );
 }
 
-/** Units tell progress best; before the plan is known, finished n do. */
+/** The share of the work done (core-seconds); where it is unknown, units, or finished n. */
 function fractionDone(p: SweepProgress): number {
+  if (p.workDone !== undefined) return p.workDone;
   return p.units ? p.unitsDone / p.units : p.done / Math.max(1, p.total);
 }

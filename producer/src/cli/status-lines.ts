@@ -9,6 +9,11 @@ import {
 import { DEFAULT_PROBLEM } from '@weak-queens/shared/contracts';
 import { formatBytes, unfitLines } from './unfit-lines.js';
 
+/** The share of a running sweep's work done, by core-seconds (shown while it runs). */
+function work(done: number | undefined): string {
+  return done === undefined || done >= 1 ? '' : `  work ${(done * 100).toFixed(1)} %`;
+}
+
 export function statusLines(report: StatusReport): string[] {
   const lines: string[] = [];
   for (const s of report.sweeps) {
@@ -17,7 +22,7 @@ export function statusLines(report: StatusReport): string[] {
     const problem =
       s.sweep.problem && s.sweep.problem !== DEFAULT_PROBLEM ? `  ${s.sweep.problem}` : '';
     lines.push(
-      `sweep ${s.sweep.id}${problem}  ${s.sweep.createdAt}  n done ${s.done}/${s.total}  units ${s.unitsDone}/${s.units}${s.etaSeconds === null ? '' : `  eta ${Math.ceil(s.etaSeconds)} s`}${cancelled}`,
+      `sweep ${s.sweep.id}${problem}  ${s.sweep.createdAt}  n done ${s.done}/${s.total}${work(s.workDone)}  units ${s.unitsDone}/${s.units}${s.etaSeconds === null ? '' : `  eta ${Math.ceil(s.etaSeconds)} s`}${cancelled}`,
     );
     for (const size of s.sizes) {
       const result =

@@ -24,6 +24,11 @@ export interface StratumProgress {
 export interface RemainingTime {
   /** Single-core seconds still to run, at the measured rates. */
   readonly coreSeconds: number;
+  /**
+   * Single-core seconds run so far: the finished units' measured seconds, and the running
+   * units' reported share of theirs at the measured rates.
+   */
+  readonly doneCoreSeconds: number;
   /** Wall seconds on `slots` slots: the core-seconds spread, or the longest unit left. */
   readonly etaSeconds: number;
 }
@@ -87,12 +92,19 @@ export function remainingTime(
 ): RemainingTime {
   const rates = stratumRates(strata, options);
   let coreSeconds = 0;
+  let doneCoreSeconds = 0;
   let longest = 0;
   strata.forEach((s, i) => {
     const rate = rates[i] ?? 1;
-    const left = Math.max(0, s.leftModelSeconds - (s.runningDoneModelSeconds ?? 0));
+    const running = Math.min(s.leftModelSeconds, s.runningDoneModelSeconds ?? 0);
+    const left = s.leftModelSeconds - running;
     coreSeconds += rate * left;
+    doneCoreSeconds += s.doneSeconds + rate * running;
     longest = Math.max(longest, rate * Math.min(s.largestLeftModelSeconds, left));
   });
-  return { coreSeconds, etaSeconds: Math.max(coreSeconds / Math.max(1, options.slots), longest) };
+  return {
+    coreSeconds,
+    doneCoreSeconds,
+    etaSeconds: Math.max(coreSeconds / Math.max(1, options.slots), longest),
+  };
 }

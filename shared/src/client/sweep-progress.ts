@@ -84,6 +84,12 @@ export interface SweepProgress {
   readonly elapsedSeconds: number;
   /** The sweep's own pace so far, extrapolated (null unless running). */
   readonly etaSeconds: number | null;
+  /**
+   * The share of the sweep's work done (0 … 1): core-seconds run over core-seconds run and
+   * still to run at this run's rates, running units' own progress included. Read with the ETA
+   * (`eta`); absent otherwise, or when a plan cannot be read (then units tell progress).
+   */
+  readonly workDone?: number;
   /** The n its submission has not queued (yet, or ever: interrupted); see SweepRegistry. */
   readonly notQueued?: NotQueued;
 }

@@ -76,33 +76,38 @@ export class WeakProgress {
       sizes.push(size);
     }
     const read = sweepProgress(sweep, sizes, doneAt, now);
-    return read.status === 'running' && options.eta
-      ? {
-          ...read,
-          etaSeconds:
-            (await this.measuredEta(sweep, stored, queues, plans).catch(() => null)) ??
-            read.etaSeconds,
-        }
+    if (!options.eta) return read;
+    if (read.status === 'done') return { ...read, workDone: 1 };
+    if (read.status !== 'running') return read;
+    const measured = await this.measuredEta(sweep, stored, queues, plans).catch(() => null);
+    return measured
+      ? { ...read, etaSeconds: measured.etaSeconds, workDone: measured.workDone }
       : read;
   }
 
   /**
    * Seconds until a running sweep is done, at the rates its finished units ran at (per
-   * algorithm and D, see run-rates.ts), on the live workers' slots. Null when the plan of an
-   * unfinished (n, D) cannot be read (its jobs gone): then the pace in units is all there is.
+   * algorithm and D, see run-rates.ts), on the live workers' slots, and the share of its work
+   * done. Null when the plan of an unfinished (n, D) cannot be read (its jobs gone): then the
+   * pace in units is all there is.
    */
   private async measuredEta(
     sweep: SweepRecord,
     stored: Map<number, StoredSize>,
     queues: QueueState,
     plans: Map<string, DepthPlan>,
-  ): Promise<number | null> {
+  ): Promise<{ etaSeconds: number; workDone: number } | null> {
     const strata: StratumProgress[] = [];
     const reads: Promise<void>[] = [];
     let missing = false;
+    // The finished n's work, as measured: done, and part of the sweep's whole.
+    let finishedSeconds = 0;
     for (const n of sweep.ns) {
       const size = stored.get(n);
-      if (size?.S !== undefined) continue;
+      if (size?.S !== undefined) {
+        for (const depth of size.depths.values()) finishedSeconds += depth.seconds;
+        continue;
+      }
       for (let depth = 0; depth < n; depth++) {
         const done = size?.depths.get(depth);
         const planId = done?.planId ?? plans.get(`${n}:${depth}`)?.planId;
@@ -162,7 +167,10 @@ export class WeakProgress {
     if (missing) return null;
     const live = await this.registry.liveWorkers();
     const slots = live.reduce((t, w) => t + w.concurrency, 0);
-    return remainingTime(strata, { slots }).etaSeconds;
+    const left = remainingTime(strata, { slots });
+    const done = finishedSeconds + left.doneCoreSeconds;
+    const whole = done + left.coreSeconds;
+    return { etaSeconds: left.etaSeconds, workDone: whole > 0 ? done / whole : 0 };
   }
 
   /** A recorded plan's model seconds (read once per plan id), or null when it is not there. */
