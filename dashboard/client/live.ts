@@ -32,7 +32,10 @@ export function connect(): void {
     status.textContent = 'live';
     status.className = 'pill pill-live';
   });
+  // The server sends a snapshot only when it changed, and again after a problem is over.
   events.addEventListener('snapshot', (e) => {
+    status.textContent = 'live';
+    status.className = 'pill pill-live';
     render(JSON.parse((e as MessageEvent<string>).data) as Snapshot);
   });
   events.addEventListener('problem', (e) => {
