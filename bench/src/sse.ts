@@ -151,8 +151,9 @@ export async function runSseBench(): Promise<boolean> {
     const rssAfter = rssBytes(pid);
     const queueAfter = sendQueueBytes(port);
 
-    const worstPage = Math.max(NaN, ...loads.map((l) => l.page));
-    const worstSnapshot = Math.max(NaN, ...loads.map((l) => l.snapshot));
+    const worst = (xs: number[]): number => (xs.length ? Math.max(...xs) : NaN);
+    const worstPage = worst(loads.map((l) => l.page));
+    const worstSnapshot = worst(loads.map((l) => l.snapshot));
     const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? NaN;
     const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
     const ms = (s: number): string => `${(s * 1000).toFixed(0)} ms`;
