@@ -8,6 +8,13 @@ import { refreshTimeline } from './timeline-panel.js';
 import { renderQueues, renderWorkers } from './workers.js';
 
 let resultsKey = '';
+let latest: Snapshot | undefined;
+
+/**
+ * The server sends a snapshot only when it changed, but the page's relative times ("started 5m
+ * ago", a worker's uptime) move on: the last one is drawn again at the pace snapshots used to come.
+ */
+const REDRAW_MS = 1000;
 
 function render(snapshot: Snapshot): void {
   renderSweeps(snapshot.sweeps);
@@ -36,8 +43,12 @@ export function connect(): void {
   events.addEventListener('snapshot', (e) => {
     status.textContent = 'live';
     status.className = 'pill pill-live';
-    render(JSON.parse((e as MessageEvent<string>).data) as Snapshot);
+    latest = JSON.parse((e as MessageEvent<string>).data) as Snapshot;
+    render(latest);
   });
+  setInterval(() => {
+    if (latest) render(latest);
+  }, REDRAW_MS);
   events.addEventListener('problem', (e) => {
     const { message } = JSON.parse((e as MessageEvent<string>).data) as { message: string };
     status.textContent = message;
