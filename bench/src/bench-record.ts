@@ -21,6 +21,7 @@ const BENCH_FLAGS = [
   'eta',
   'verify-cost',
   'soak',
+  'sse',
 ] as const;
 
 export interface BenchTable {

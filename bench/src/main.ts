@@ -12,6 +12,7 @@ import { runPipelineBench } from './pipeline.js';
 import { runRedisMemoryBench } from './redis-memory.js';
 import { runScaleBench } from './scale.js';
 import { runSoakBench } from './soak.js';
+import { runSseBench } from './sse.js';
 import { recordBench } from './bench-record.js';
 import { writeBenchmarks } from './render-benchmarks.js';
 
@@ -33,6 +34,7 @@ async function main(): Promise<number> {
       workers: { type: 'string' },
       minutes: { type: 'string', default: '10' },
       soak: { type: 'boolean', default: false },
+      sse: { type: 'boolean', default: false },
       n: { type: 'string' },
       every: { type: 'string' },
       samples: { type: 'string' },
@@ -45,7 +47,7 @@ async function main(): Promise<number> {
   });
   if (values.help) {
     console.log(
-      'usage: npm run bench [-- --render] [-- --full] [-- --pipeline] [-- --scale [--full]] [-- --redis-memory] [-- --frontier [--full]] [-- --classic [--full | --ns 16-17] [--no-peer]] [-- --chaos [--minutes m]] [-- --cluster-replay [--workers 256]] [-- --eta [--ns 17]] [-- --verify-cost [--ns 1-15]] [-- --soak [--n 17] [--every 60] [--verify] [--samples FILE [--label TEXT]]]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)\n  --redis-memory: Redis bytes per queued and finished unit for a sweep of ~100,000 units\n  --frontier: S(16) (--full: and S(17)) on 2 workers against the peer program on 2 threads\n  --classic: Q(16)–Q(18) (--full: to Q(20); --ns: these n) on the pipeline with 2 workers against peer-classic on 2 threads (--no-peer: the pipeline alone, checked against OEIS)\n  --chaos: sweeps under random kill -9s, freezes, Redis restarts and network cuts for m minutes (default 10)\n  --cluster-replay: S(17) planned for 64 and 256 one-slot workers (--workers: only those), run here on one, its unit times replayed on those clusters\n  --eta: S(17) (--ns: these n) on 2 workers; the ETA at 25/50/75% of the core-seconds against the time that remained (goal ±25%)\n  --verify-cost: sweep 1..15 (--ns: these n) plain and with --verify on 2 default workers: wall against the core-seconds of both counts, AOF growth, fetches per job\n  --soak: S(n) (default 17; --verify: counted twice) on one worker with default settings and a private redis-server, sampled every --every s (default 60): worker RSS growth after warm-up, AOF size, log lines per hour, ETA error (--samples: from a JSON-lines file of samples recorded elsewhere, named --label)\n  --render: only render docs/benchmarks.md from bench/results/*.json (every run records itself there and renders it)',
+      'usage: npm run bench [-- --render] [-- --full] [-- --pipeline] [-- --scale [--full]] [-- --redis-memory] [-- --frontier [--full]] [-- --classic [--full | --ns 16-17] [--no-peer]] [-- --chaos [--minutes m]] [-- --cluster-replay [--workers 256]] [-- --eta [--ns 17]] [-- --verify-cost [--ns 1-15]] [-- --soak [--n 17] [--every 60] [--verify] [--samples FILE [--label TEXT]]] [-- --sse]\n  (default) S(13), S(14) per algorithm vs the C++ baseline; --full adds S(15)\n  --redis-memory: Redis bytes per queued and finished unit for a sweep of ~100,000 units\n  --frontier: S(16) (--full: and S(17)) on 2 workers against the peer program on 2 threads\n  --classic: Q(16)–Q(18) (--full: to Q(20); --ns: these n) on the pipeline with 2 workers against peer-classic on 2 threads (--no-peer: the pipeline alone, checked against OEIS)\n  --chaos: sweeps under random kill -9s, freezes, Redis restarts and network cuts for m minutes (default 10)\n  --cluster-replay: S(17) planned for 64 and 256 one-slot workers (--workers: only those), run here on one, its unit times replayed on those clusters\n  --eta: S(17) (--ns: these n) on 2 workers; the ETA at 25/50/75% of the core-seconds against the time that remained (goal ±25%)\n  --verify-cost: sweep 1..15 (--ns: these n) plain and with --verify on 2 default workers: wall against the core-seconds of both counts, AOF growth, fetches per job\n  --soak: S(n) (default 17; --verify: counted twice) on one worker with default settings and a private redis-server, sampled every --every s (default 60): worker RSS growth after warm-up, AOF size, log lines per hour, ETA error (--samples: from a JSON-lines file of samples recorded elsewhere, named --label)\n  --sse: the dashboard with 1,000 event-stream clients that never read: how fast a real page loads, the dashboard RSS and the kernel send queues\n  --render: only render docs/benchmarks.md from bench/results/*.json (every run records itself there and renders it)',
     );
     return 0;
   }
@@ -90,6 +92,7 @@ async function main(): Promise<number> {
     const ns = values.ns === undefined ? undefined : parseNSpec(values.ns);
     return (await runEtaBench(ns ? { ns } : {})) ? 0 : 1;
   }
+  if (values.sse) return (await runSseBench()) ? 0 : 1;
   if (values['redis-memory']) return (await runRedisMemoryBench()) ? 0 : 1;
   if (values.classic) {
     const ns = values.ns === undefined ? undefined : parseNSpec(values.ns);

@@ -77,6 +77,12 @@ const BENCHES: readonly {
       'The ETA shown during a run against the time that actually remained, at 25%, 50% and 75% of the work.',
   },
   {
+    bench: 'sse',
+    title: 'The dashboard under stalled clients',
+    about:
+      "The dashboard process with default settings and a private redis-server holding queued sweeps (its snapshot changes every second, as during a run), with 1,000 event-stream clients that send the request and never read: a real page's `GET /` and first snapshot every 2 s, the dashboard's RSS, and the kernel's send queues on its port. Goals: the page in < 1 s, RSS < 200 MiB.",
+  },
+  {
     bench: 'soak',
     title: 'Soak: a long sweep over hours',
     about:

@@ -8,6 +8,13 @@ import { refreshTimeline } from './timeline-panel.js';
 import { renderQueues, renderWorkers } from './workers.js';
 
 let resultsKey = '';
+let latest: Snapshot | undefined;
+
+/**
+ * The server sends a snapshot only when it changed, but the page's relative times ("started 5m
+ * ago", a worker's uptime) move on: the last one is drawn again at the pace snapshots used to come.
+ */
+const REDRAW_MS = 1000;
 
 function render(snapshot: Snapshot): void {
   renderSweeps(snapshot.sweeps);
@@ -32,9 +39,16 @@ export function connect(): void {
     status.textContent = 'live';
     status.className = 'pill pill-live';
   });
+  // The server sends a snapshot only when it changed, and again after a problem is over.
   events.addEventListener('snapshot', (e) => {
-    render(JSON.parse((e as MessageEvent<string>).data) as Snapshot);
+    status.textContent = 'live';
+    status.className = 'pill pill-live';
+    latest = JSON.parse((e as MessageEvent<string>).data) as Snapshot;
+    render(latest);
   });
+  setInterval(() => {
+    if (latest) render(latest);
+  }, REDRAW_MS);
   events.addEventListener('problem', (e) => {
     const { message } = JSON.parse((e as MessageEvent<string>).data) as { message: string };
     status.textContent = message;

@@ -122,7 +122,11 @@ export function apiRouter(deps: ApiDeps): Router {
 
   router.get('/events', (req, res, next) => {
     parseEmptyQuery(req.query);
-    if (!feed.add(res)) next(new HttpError(503, 'busy', 'too many open dashboards; try later'));
+    // A token or a login session makes an operator, whom no anonymous page can evict.
+    const operator = res.locals.auth === 'bearer' || res.locals.auth === 'cookie';
+    if (!feed.add(res, { operator })) {
+      next(new HttpError(503, 'busy', 'too many open dashboards; try later'));
+    }
   });
 
   router.use((req, _res, next) => {

@@ -35,7 +35,24 @@ export interface DashboardOptions {
   readonly pollMs?: number;
   /** How long close() waits for open requests and connections; default WQ_SHUTDOWN_GRACE_MS. */
   readonly graceMs?: number;
+  /** The live feed's limits (`/api/events`); see LiveFeedLimits. */
+  readonly liveFeed?: Partial<LiveFeedLimits>;
 }
+
+export interface LiveFeedLimits {
+  /** Streams open at once; a newcomer beyond it evicts the stalest one. */
+  readonly maxClients: number;
+  /** How long a socket that takes no data keeps its stream before it is cut. */
+  readonly drainTimeoutMs: number;
+  /** A comment line after this much quiet keeps proxies from closing a stream. */
+  readonly keepAliveMs: number;
+}
+
+const DEFAULT_LIVE_FEED: LiveFeedLimits = {
+  maxClients: 100,
+  drainTimeoutMs: 5_000,
+  keepAliveMs: 15_000,
+};
 
 export interface CompiledDashboardOptions {
   readonly config: WqConfig;
@@ -45,6 +62,7 @@ export interface CompiledDashboardOptions {
   readonly token: string | undefined;
   readonly pollMs: number;
   readonly graceMs: number;
+  readonly liveFeed: LiveFeedLimits;
 }
 
 export function compileDashboardOptions(options: DashboardOptions): CompiledDashboardOptions {
@@ -80,7 +98,28 @@ export function compileDashboardOptions(options: DashboardOptions): CompiledDash
   if (!Number.isInteger(graceMs) || graceMs < 0 || graceMs > 600_000) {
     throw new InvalidInputError('graceMs', graceMs, 'an integer of milliseconds from 0 to 600000');
   }
-  return { config: options.config, logger: options.logger, host, port, token, pollMs, graceMs };
+  const liveFeed = { ...DEFAULT_LIVE_FEED, ...options.liveFeed };
+  const bounds: Record<keyof LiveFeedLimits, readonly [number, number]> = {
+    maxClients: [1, 100_000],
+    drainTimeoutMs: [10, 600_000],
+    keepAliveMs: [10, 600_000],
+  };
+  for (const [field, [min, max]] of Object.entries(bounds)) {
+    const value = liveFeed[field as keyof LiveFeedLimits];
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw new InvalidInputError(`liveFeed.${field}`, value, `an integer from ${min} to ${max}`);
+    }
+  }
+  return {
+    config: options.config,
+    logger: options.logger,
+    host,
+    port,
+    token,
+    pollMs,
+    graceMs,
+    liveFeed,
+  };
 }
 
 /** True for addresses only this machine can reach (and the name that means them). */

@@ -69,7 +69,12 @@ export class DashboardServer {
       queue.on('error', (err: Error) => logger.debug({ err }, 'queue connection error'));
     }
     const reader = new SnapshotReader(this.client, { etaRefreshMs: ETA_REFRESH_POLLS * pollMs });
-    this.feed = new LiveFeed({ read: () => reader.read(), pollMs, logger });
+    this.feed = new LiveFeed({
+      read: () => reader.read(),
+      pollMs,
+      logger,
+      ...this.options.liveFeed,
+    });
     this.metrics = new DashboardMetrics({
       config,
       logger,

@@ -5,6 +5,7 @@ export {
   type DashboardOptions,
   type CompiledDashboardOptions,
   type DashboardFlags,
+  type LiveFeedLimits,
   compileDashboardOptions,
   dashboardOptionsFromEnv,
   isLoopback,

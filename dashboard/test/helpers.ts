@@ -9,7 +9,11 @@ import { afterAll, beforeAll } from 'vitest';
 import { RedisServer } from '@weak-queens/producer';
 import { compileConfig, type WqConfig } from '@weak-queens/shared/contracts';
 import { createLogger } from '@weak-queens/shared/client';
-import { createDashboardServer, type DashboardServer } from '../src/index.js';
+import {
+  createDashboardServer,
+  type DashboardOptions,
+  type DashboardServer,
+} from '../src/index.js';
 
 export interface TestRedis {
   readonly url: string;
@@ -66,13 +70,19 @@ function testConfig(url: string, prefix: string): WqConfig {
 
 export async function startDashboard(
   config: WqConfig,
-  options: { token?: string; host?: string; pollMs?: number } = {},
+  options: {
+    token?: string;
+    host?: string;
+    pollMs?: number;
+    liveFeed?: DashboardOptions['liveFeed'];
+  } = {},
 ): Promise<{ server: DashboardServer; base: string }> {
   const server = createDashboardServer({
     config,
     logger: silent,
     port: 0,
     pollMs: options.pollMs ?? 200,
+    ...(options.liveFeed === undefined ? {} : { liveFeed: options.liveFeed }),
     ...(options.host === undefined ? {} : { host: options.host }),
     ...(options.token === undefined ? {} : { token: options.token }),
   });
