@@ -213,6 +213,17 @@ describe('when a person uses the dashboard in Chromium', () => {
     expect(readFileSync(file).subarray(1, 4).toString()).toBe('PNG');
     expect(problems).toEqual([]);
   });
+
+  it('opens the Jobs page (bull-board) without a CSP error or a request off this origin', async () => {
+    const offOrigin: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(url.replace(/\/$/, ''))) offOrigin.push(request.url());
+    });
+    await page.goto(new URL('/queues/', url).toString());
+    await page.getByText('weak-queens jobs').first().waitFor();
+    expect(offOrigin).toEqual([]);
+    expect(problems).toEqual([]);
+  });
 });
 
 /** Points at the busiest lane's longest bar; its unit, and what the tooltip then says. */

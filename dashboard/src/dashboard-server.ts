@@ -219,8 +219,32 @@ function bullBoard(
       else next(new HttpError(403, 'read_only', 'bull-board is read-only without DASHBOARD_TOKEN'));
     });
   }
+  router.use(withoutRemoteStylesheets);
   router.use(serverAdapter.getRouter() as express.Router);
   return router;
+}
+
+/**
+ * bull-board's page links a web-font stylesheet from Google: a request to a third party on
+ * every visit, refused by the CSP (and unreachable offline), and a console error each time. The
+ * page is rendered without it; the fonts fall back to the system's.
+ */
+function withoutRemoteStylesheets(_req: Request, res: Response, next: NextFunction): void {
+  const render = res.render.bind(res);
+  res.render = ((view: string, options?: object) => {
+    render(view, options ?? {}, (err: Error | null, html?: string) => {
+      if (err) next(err);
+      else res.send(stripRemoteStylesheets(html ?? ''));
+    });
+  }) as Response['render'];
+  next();
+}
+
+/** The page without `<link rel="stylesheet">` elements that point off this origin. */
+export function stripRemoteStylesheets(html: string): string {
+  return html.replace(/<link\b[^>]*\bhref="https?:\/\/[^"]*"[^>]*>/gi, (link) =>
+    /\brel="stylesheet"/i.test(link) ? '' : link,
+  );
 }
 
 /** Every error ends as JSON {error: {code, message, field?, allowed?}}; stacks only in the log. */

@@ -15,8 +15,14 @@ const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** bull-board's page styles its loading screen inline; its scripts are still files only. */
-const BULL_BOARD_CSP = PAGE_CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
+/**
+ * bull-board's page styles its loading screen inline and sets `<base href>` to its mount path;
+ * its scripts are still files only.
+ */
+const BULL_BOARD_CSP = PAGE_CSP.replace(
+  "style-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+).replace("base-uri 'none'", "base-uri 'self'");
 
 export function securityHeaders(req: Request, res: Response, next: NextFunction): void {
   res.setHeader(

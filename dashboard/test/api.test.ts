@@ -245,6 +245,10 @@ describe('when a sweep runs on a worker', () => {
     const page = await http(base, '/queues/');
     expect(page.status).toBe(200);
     expect(page.text).toContain('__UI_CONFIG__');
+    // Nothing its CSP refuses: its <base href> is allowed, its remote web-font stylesheet gone.
+    expect(page.text).toContain('<base href="/queues/');
+    expect(page.text).not.toContain('fonts.googleapis.com');
+    expect(page.headers['content-security-policy']).toContain("base-uri 'self'");
     const queues = await http(base, '/queues/api/queues');
     expect(queues.status).toBe(200);
     const names = queues.json<{ queues: { name: string; readOnlyMode: boolean }[] }>().queues;
