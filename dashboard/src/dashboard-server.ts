@@ -236,7 +236,7 @@ function withoutRemoteStylesheets(_req: Request, res: Response, next: NextFuncti
       if (err) next(err);
       else res.send(stripRemoteStylesheets(html ?? ''));
     });
-  }) as Response['render'];
+  });
   next();
 }
 
