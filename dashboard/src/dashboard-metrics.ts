@@ -14,6 +14,7 @@ import {
 } from '@weak-queens/shared/client';
 import { QUEUE_NAMES, type WqConfig } from '@weak-queens/shared/contracts';
 import { mergeExpositions } from './exposition.js';
+import type { SweepView } from './snapshot.js';
 
 /** How long closing waits for Redis before it cuts the event streams. */
 const CLOSE_MS = 1000;
@@ -27,6 +28,11 @@ export interface DashboardMetricsOptions {
   readonly countQueues: CountQueues;
   readonly aggregate: Queue;
   readonly registry: SweepRegistry;
+  /**
+   * The sweeps as the page shows them (the same reader: percent of work done and ETA); each
+   * running one is exported with both.
+   */
+  readonly sweeps?: () => Promise<readonly SweepView[]>;
 }
 
 export class DashboardMetrics {
@@ -121,6 +127,45 @@ export class DashboardMetrics {
         return w.busyMs !== undefined && span > 0 ? Math.min(1, w.busyMs / span) : undefined;
       },
     );
+    const sweeps = options.sweeps;
+    if (sweeps) {
+      // Both sweep gauges are collected concurrently: one read of the sweeps serves a scrape.
+      let running: { at: number; done: Promise<readonly SweepView[]> } | undefined;
+      const readRunning = (): Promise<readonly SweepView[]> => {
+        if (!running || Date.now() - running.at > 500) {
+          running = {
+            at: Date.now(),
+            done: sweeps().then((all) => all.filter((s) => s.status === 'running')),
+          };
+        }
+        return running.done;
+      };
+      const perSweep = (name: string, help: string, value: (s: SweepView) => number | null) =>
+        new Gauge({
+          name,
+          help,
+          labelNames: ['sweep'],
+          registers: [register],
+          async collect() {
+            const list = await readRunning();
+            this.reset();
+            for (const s of list) {
+              const v = value(s);
+              if (v !== null) this.set({ sweep: s.id }, v);
+            }
+          },
+        });
+      perSweep(
+        'wq_sweep_work_done_ratio',
+        "Share of each running sweep's work done, by core-seconds (running units included)",
+        (s) => s.workDone,
+      );
+      perSweep(
+        'wq_sweep_eta_seconds',
+        'Seconds each running sweep still needs at its measured rates, on the live slots',
+        (s) => s.etaSeconds,
+      );
+    }
     for (const name of [QUEUE_NAMES.count, QUEUE_NAMES.aggregate]) this.watch(name);
   }
 

@@ -81,6 +81,7 @@ export class DashboardServer {
       countQueues: this.queues.count,
       aggregate: this.queues.aggregate,
       registry: this.client.registry,
+      sweeps: () => reader.read().then((snapshot) => snapshot.sweeps),
     });
 
     const auth = new TokenAuth(token);
@@ -231,12 +232,12 @@ function bullBoard(
  */
 function withoutRemoteStylesheets(_req: Request, res: Response, next: NextFunction): void {
   const render = res.render.bind(res);
-  res.render = ((view: string, options?: object) => {
+  res.render = (view: string, options?: object) => {
     render(view, options ?? {}, (err: Error | null, html?: string) => {
       if (err) next(err);
       else res.send(stripRemoteStylesheets(html ?? ''));
     });
-  });
+  };
   next();
 }
 

@@ -315,6 +315,18 @@ describe('while a sweep runs', () => {
       expect(work).toBeLessThan(1);
     }
     expect(Math.abs(page.work - status.work)).toBeLessThanOrEqual(0.25);
+    // And /metrics, from the page's reader.
+    const metrics = (await http(base, '/metrics')).text;
+    const exported = Number(
+      new RegExp(`^wq_sweep_work_done_ratio\\{sweep="${sweep.id}"\\} (\\S+)$`, 'm').exec(
+        metrics,
+      )?.[1],
+    );
+    expect(exported).toBeGreaterThan(0);
+    expect(exported).toBeLessThanOrEqual(1);
+    expect(metrics).toMatch(
+      new RegExp(`^wq_sweep_eta_seconds\\{sweep="${sweep.id}"\\} \\S+$`, 'm'),
+    );
     await client.cancel(sweep.id);
   });
 });
