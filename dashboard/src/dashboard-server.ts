@@ -242,7 +242,7 @@ function withoutRemoteStylesheets(_req: Request, res: Response, next: NextFuncti
 }
 
 /** The page without `<link rel="stylesheet">` elements that point off this origin. */
-export function stripRemoteStylesheets(html: string): string {
+function stripRemoteStylesheets(html: string): string {
   return html.replace(/<link\b[^>]*\bhref="https?:\/\/[^"]*"[^>]*>/gi, (link) =>
     /\brel="stylesheet"/i.test(link) ? '' : link,
   );
