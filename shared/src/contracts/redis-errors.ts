@@ -170,3 +170,8 @@ export function namedRedisError(err: unknown, url = 'REDIS_URL'): unknown {
     (message.split('\n')[0] ?? '').slice(0, 200),
   );
 }
+
+/** The private redis-server (embedded mode, tests) is missing or would not start. */
+export class RedisServerError extends WeakQueensError {
+  readonly retryable = false;
+}
