@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@weak-queens/shared/client';
 import { createDashboardServer } from '@weak-queens/dashboard';
-import { RedisServer } from '@weak-queens/producer';
+import { RedisServer } from '@weak-queens/shared/process';
 import { compileConfig } from '@weak-queens/shared/contracts';
 import { sleep, startWorker, stopWorkers, uniquePrefix, until } from './src/index.js';
 import { runWq } from './src/wq-cli.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '@weak-queens/shared/client';
-import { RedisServer } from '@weak-queens/producer';
+import { RedisServer } from '@weak-queens/shared/process';
 import { knownSums } from '@weak-queens/shared/contracts';
 import {
   sleep,

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PipelineClient } from '@weak-queens/shared/client';
-import { RedisServer } from '@weak-queens/producer';
+import { RedisServer } from '@weak-queens/shared/process';
 import { compileConfig, KNOWN_S } from '@weak-queens/shared/contracts';
 import { FAST_STALLS, startWorker, stopWorkers, uniquePrefix } from './src/index.js';
 import { restartableRedis } from './src/restart-redis.js';

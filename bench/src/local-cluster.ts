@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PipelineClient } from '@weak-queens/shared/client';
-import { exitOf, RedisServer, spawnWorkerProcess } from '@weak-queens/producer';
+import { exitOf, spawnWorkerProcess } from '@weak-queens/producer';
+import { RedisServer } from '@weak-queens/shared/process';
 import { compileConfig } from '@weak-queens/shared/contracts';
 
 export interface ClusterOptions {

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { PipelineClient } from '@weak-queens/shared/client';
-import { exitOf, RedisServer, spawnWorkerProcess } from '@weak-queens/producer';
+import { exitOf, spawnWorkerProcess } from '@weak-queens/producer';
+import { RedisServer } from '@weak-queens/shared/process';
 import { compileConfig, KNOWN_S } from '@weak-queens/shared/contracts';
 import { benchWorkerEnv } from './local-cluster.js';
 

@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { PipelineClient } from '@weak-queens/shared/client';
-import { exitOf, RedisServer, spawnWorkerProcess } from '@weak-queens/producer';
+import { exitOf, spawnWorkerProcess } from '@weak-queens/producer';
+import { RedisServer } from '@weak-queens/shared/process';
 import { compileConfig } from '@weak-queens/shared/contracts';
 
 /** One reading of the deployment; also the line format of a `--samples` file. */

@@ -1,12 +1,9 @@
 // What the dashboard tests share: a private redis-server per file (never the machine's 6379),
 // a dashboard on a free port, and a plain HTTP client that shows every header.
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
-import { RedisServer } from '@weak-queens/producer';
+import { RedisServer } from '@weak-queens/shared/process';
 import { compileConfig, type WqConfig } from '@weak-queens/shared/contracts';
 import { createLogger } from '@weak-queens/shared/client';
 import {
@@ -22,15 +19,7 @@ export interface TestRedis {
 
 export async function startRedis(): Promise<TestRedis> {
   if (process.env.REDIS_URL) return { url: process.env.REDIS_URL, stop: async () => {} };
-  const dir = mkdtempSync(join(tmpdir(), 'wq-dashboard-redis-'));
-  const server = await RedisServer.start({ dir, appendOnly: false });
-  return {
-    url: server.url,
-    stop: async () => {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return RedisServer.start({ appendOnly: false });
 }
 
 export interface RedisFixture {

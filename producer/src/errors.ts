@@ -15,11 +15,6 @@ export class UnitFailedError extends WorkFailedError {
   }
 }
 
-/** The private redis-server (embedded mode, tests) is missing or would not start. */
-export class RedisServerError extends WeakQueensError {
-  readonly retryable = false;
-}
-
 /** The dashboard is not installed or not built. */
 export class DashboardMissingError extends WeakQueensError {
   readonly retryable = false;

@@ -39,4 +39,14 @@ describe('@weak-queens/shared/kernel', () => {
     expect(files.size).toBeGreaterThan(10);
     expect([...files].some((f) => f.endsWith('window-transfer.ts'))).toBe(true);
   });
+
+  it('declares nothing about Redis: its errors are the contracts', () => {
+    const { files } = importGraph(join(kernelDir, 'index.ts'));
+    const declared = [...files].flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/^export .*?\b(\w*Redis\w*)/gm)].map(
+        ([, name]) => `${relative(kernelDir, file)}: ${name}`,
+      ),
+    );
+    expect(declared).toEqual([]);
+  });
 });

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { RedisServer } from '@weak-queens/producer';
+import { RedisServer } from '@weak-queens/shared/process';
 import { sleep } from './wait.js';
 
 interface RestartableRedis {

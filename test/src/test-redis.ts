@@ -3,13 +3,10 @@
 // set-up's, on the Redis image it built or pulled), else a private redis-server on a free port.
 // Under CI=1 the engine the set-up started must serve: a container that fails to start fails the
 // test rather than falling back, so CI never passes on fewer containers than it claims.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { inject } from 'vitest';
-import { RedisServer } from '@weak-queens/producer';
+import { RedisServer } from '@weak-queens/shared/process';
 
 export interface TestRedis {
   readonly url: string;
@@ -22,16 +19,8 @@ export async function startTestRedis(): Promise<TestRedis> {
   if (fromEnv) return { url: fromEnv, kind: 'env', stop: async () => {} };
   const container = await tryContainer();
   if (container) return container;
-  const dir = mkdtempSync(join(tmpdir(), 'wq-test-redis-'));
-  const server = await RedisServer.start({ dir, appendOnly: false });
-  return {
-    url: server.url,
-    kind: 'redis-server',
-    stop: async () => {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const server = await RedisServer.start({ appendOnly: false });
+  return { url: server.url, kind: 'redis-server', stop: () => server.stop() };
 }
 
 async function tryContainer(): Promise<TestRedis | undefined> {

@@ -7,12 +7,11 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { compileConfig } from '@weak-queens/shared/contracts';
 import { isOutage, type Logger, waitForRedis } from '@weak-queens/shared/client';
-import { InterruptedError } from '@weak-queens/shared/process';
+import { InterruptedError, RedisServer } from '@weak-queens/shared/process';
 import { followSweep, submitSweep } from '../cli/follow.js';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { startEmbeddedDashboard } from './dashboard-process.js';
 import { DataDirLock } from './data-lock.js';
-import { RedisServer } from './redis-server.js';
 import { dismissReaper, spawnRedisReaper } from './redis-reaper.js';
 import { exitOf, spawnWorkerProcess } from './worker-process.js';
 

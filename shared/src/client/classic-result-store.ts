@@ -5,6 +5,7 @@
 // verify is no result, is noted as a forgery, and its unit or n is counted again.
 import type { RedisClient } from './connection.js';
 import { KeyedStore } from './keyed-store.js';
+import { PUT_CLASSIC_UNIT } from './commands/index.js';
 import {
   classicResultMessage,
   classicUnitMessage,
@@ -19,26 +20,6 @@ import {
   parseClassicResult,
   parseClassicUnitResult,
 } from '../contracts/classic-jobs.js';
-
-/**
- * KEYS: units hash, disagreements hash. ARGV: unit key, result JSON, boards, classes,
- * disagreement field, the stored record the caller found untrusted (unverified, or its MAC
- * fails) or ''. Stores the unit unless it is there: 1 stored, 2 the same subtotals were there
- * already (a re-run after a kill), 0 other subtotals were (kept aside as a disagreement). An
- * untrusted record is no result: a count replaces it.
- */
-const PUT_UNIT = `
-local old = redis.call('HGET', KEYS[1], ARGV[1])
-if old and old == ARGV[6] then old = false end
-if not old then
-  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-  return 1
-end
-local stored = cjson.decode(old)
-if stored.boards == ARGV[3] and stored.classes == ARGV[4] then return 2 end
-redis.call('HSET', KEYS[2], ARGV[5], ARGV[2])
-return 0
-`;
 
 export type PutClassicOutcome = 'stored' | 'duplicate' | 'conflict';
 
@@ -118,17 +99,17 @@ export class ClassicResultStore extends KeyedStore<ClassicStoreKeys> {
     const units = this.keys.units(result.n, result.role);
     const existing = await this.redis.hget(units, result.unit);
     const untrusted = existing !== null && !(await this.#trustedUnit(existing));
-    const outcome = await this.redis.eval(
-      PUT_UNIT,
-      2,
-      units,
-      this.keys.disagreements,
-      result.unit,
-      JSON.stringify(result),
-      result.boards,
-      result.classes,
-      `${unitField(result)}:${result.worker}`,
-      untrusted ? existing : '',
+    const outcome = await PUT_CLASSIC_UNIT.run(
+      this.redis,
+      { units, disagreements: this.keys.disagreements },
+      {
+        unit: result.unit,
+        result: JSON.stringify(result),
+        boards: result.boards,
+        classes: result.classes,
+        disagreementField: `${unitField(result)}:${result.worker}`,
+        untrusted: untrusted ? existing : '',
+      },
     );
     return outcome === 1 ? 'stored' : outcome === 2 ? 'duplicate' : 'conflict';
   }

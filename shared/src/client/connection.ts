@@ -97,4 +97,4 @@ export function bullConnection(
 }
 
 // Which errors mean "Redis is away for now" is pure text matching, kept with the error types.
-export { isConnectionError } from '../kernel/errors.js';
+export { isConnectionError } from '../contracts/redis-errors.js';

@@ -1,5 +1,6 @@
-// The client's errors (the kernel's and Redis's are in ../kernel/errors.ts): each says what
-// happened and what would help, and its base class gives the exit code.
+// The client's errors (the kernel's are in ../kernel/errors.ts, Redis's in
+// ../contracts/redis-errors.ts): each says what happened and what would help, and its base class
+// gives the exit code.
 import { WeakQueensError, WorkFailedError } from '../kernel/errors.js';
 import { describeSizes } from './sweep-registry.js';
 

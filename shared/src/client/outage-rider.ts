@@ -2,7 +2,7 @@
 // Redis restart or failover, as the workers are: a call that fails for want of Redis is made
 // again until Redis answers, and only an outage longer than the bound (WQ_REDIS_OUTAGE_MS)
 // ends in one RedisUnavailableError. The user hears of an outage once, when it starts.
-import { isConnectionError, RedisUnavailableError } from '../kernel/errors.js';
+import { isConnectionError, RedisUnavailableError } from '../contracts/redis-errors.js';
 
 export interface OutageRiderOptions {
   /** REDIS_URL (redacted), for the error when the rider gives up. */

@@ -3,6 +3,7 @@
 import type { Job } from 'bullmq';
 import { QUEUE_NAMES } from '../contracts/index.js';
 import type { RedisClient } from './connection.js';
+import { QUEUE_STATE } from './commands/index.js';
 import type { ProgressQueues, ProgressStatus } from './sweep-progress.js';
 
 /** Job ids the planner gives: `n14-d9`, `n14-d9-p…-u3`, and the second counts `n14-d9-v…`. */
@@ -13,41 +14,6 @@ const CLASSIC_JOB_ID = /^c(\d+)-/;
 /** Bounds on what one read takes from the queues, so many failures cannot slow it down. */
 const MAX_ACTIVE = 1000;
 const MAX_FAILED = 500;
-
-/**
- * KEYS: aggregate completed, aggregate failed, count active, count failed, worker clocks. ARGV:
- * max active, max failed, the job key prefix of aggregate, of count, then the sum job ids.
- * Returns {states, active, failed, now, clocks}: per sum job 'completed' | 'failed' | 'pending' |
- * 'unknown' with its failedReason; per active count job id, processedOn, progress and
- * processedBy; per failed job (both queues, newest first) id and failedReason; the server's time
- * (microseconds); each worker's clock skew (flat). BullMQ's own getState reads one job per call.
- */
-const QUEUE_STATE = `
-local aggregate, count = ARGV[3], ARGV[4]
-local states = {}
-for i = 5, #ARGV do
-  local id = ARGV[i]
-  local state = 'unknown'
-  if redis.call('ZSCORE', KEYS[1], id) then state = 'completed'
-  elseif redis.call('ZSCORE', KEYS[2], id) then state = 'failed'
-  elseif redis.call('EXISTS', aggregate .. id) == 1 then state = 'pending' end
-  states[#states + 1] = {state, redis.call('HGET', aggregate .. id, 'failedReason') or ''}
-end
-local active = {}
-for _, id in ipairs(redis.call('LRANGE', KEYS[3], 0, tonumber(ARGV[1]) - 1)) do
-  local f = redis.call('HMGET', count .. id, 'processedOn', 'progress', 'processedBy')
-  active[#active + 1] = {id, f[1] or '', f[2] or '', f[3] or ''}
-end
-local failed = {}
-for q, key in ipairs({KEYS[4], KEYS[2]}) do
-  local prefix = q == 1 and count or aggregate
-  for _, id in ipairs(redis.call('ZREVRANGE', key, 0, tonumber(ARGV[2]) - 1)) do
-    failed[#failed + 1] = {id, redis.call('HGET', prefix .. id, 'failedReason') or ''}
-  end
-end
-local t = redis.call('TIME')
-local now = t[1] .. string.format('%06d', tonumber(t[2]))
-return {states, active, failed, now, redis.call('HGETALL', KEYS[5])}`;
 
 export type SumState = 'completed' | 'failed' | 'pending' | 'unknown';
 
@@ -77,19 +43,22 @@ export async function readQueueState(
   sumIds: readonly string[],
 ): Promise<QueueState> {
   const { count, aggregate } = queues;
-  const reply = await redis.eval(
-    QUEUE_STATE,
-    5,
-    aggregate.toKey('completed'),
-    aggregate.toKey('failed'),
-    count.toKey('active'),
-    count.toKey('failed'),
-    workerClocksKey,
-    String(MAX_ACTIVE),
-    String(MAX_FAILED),
-    aggregate.toKey(''),
-    count.toKey(''),
-    ...sumIds,
+  const reply = await QUEUE_STATE.run(
+    redis,
+    {
+      aggregateCompleted: aggregate.toKey('completed'),
+      aggregateFailed: aggregate.toKey('failed'),
+      countActive: count.toKey('active'),
+      countFailed: count.toKey('failed'),
+      workerClocks: workerClocksKey,
+    },
+    {
+      maxActive: String(MAX_ACTIVE),
+      maxFailed: String(MAX_FAILED),
+      aggregatePrefix: aggregate.toKey(''),
+      countPrefix: count.toKey(''),
+    },
+    { args: sumIds },
   );
   const [states, active, failedJobs, micros, clocks] = (Array.isArray(reply) ? reply : []) as [
     unknown[]?,

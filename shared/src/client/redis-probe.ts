@@ -3,18 +3,18 @@
 // is not Redis, and when SELECT fails it only emits an event and carries on in database 0.
 import type { Redis } from 'ioredis';
 import { ioredis } from './redis-libraries.js';
+import { InvalidInputError } from '../kernel/errors.js';
 import {
-  InvalidInputError,
   isTransientReply,
   RedisEvictionPolicyError,
   RedisReadOnlyError,
   RedisUnavailableError,
-} from '../kernel/errors.js';
+} from '../contracts/redis-errors.js';
 import type { ClusterNode, WqConfig } from '../contracts/config.js';
 import { clusterOptions, isConnectionError, redisOptions } from './connection.js';
 
-// The error types live with the others (kernel/errors.ts); re-exported where they always were.
-export { RedisUnavailableError, type RedisProblem } from '../kernel/errors.js';
+// The error types live with the other Redis errors (contracts); re-exported where they always were.
+export { RedisUnavailableError, type RedisProblem } from '../contracts/redis-errors.js';
 
 /**
  * Connects once (no reconnects), pings and selects the database. Resolves when Redis is usable;

@@ -26,11 +26,10 @@ import {
   corruptCalibration,
 } from '../contracts/calibration.js';
 
-import { PUT_UNIT, PUT_UNIT_SEEN } from './put-unit-script.js';
+import { PUT_UNIT, PUT_UNIT_SEEN, STORED_PROGRESS, VOUCH_UNIT } from './commands/index.js';
 import { PlanRecords } from './plan-records.js';
 import {
   parseStoredProgress,
-  STORED_PROGRESS,
   type StoredSize,
   storedProgressKeys,
   storedProgressSizes,
@@ -152,13 +151,13 @@ export class ResultStore extends KeyedStore<StoreKeys> {
       role === 'check'
         ? this.keys.checkUnits(counted.n, counted.depth)
         : this.keys.units(counted.n, counted.depth);
-    const keys = [
+    const keys = {
       units,
-      this.keys.calibration,
-      this.keys.disagreements,
-      this.keys.counters,
-      role === 'check' ? this.keys.checkDepths(counted.n) : this.keys.depths(counted.n),
-    ];
+      calibration: this.keys.calibration,
+      disagreements: this.keys.disagreements,
+      counters: this.keys.counters,
+      depths: role === 'check' ? this.keys.checkDepths(counted.n) : this.keys.depths(counted.n),
+    };
     // Only plausible pairs calibrate: one absurd value would skew every later plan for good.
     const calibrates =
       counted.modelSeconds !== undefined &&
@@ -166,30 +165,26 @@ export class ResultStore extends KeyedStore<StoreKeys> {
       counted.modelSeconds <= MAX_CALIBRATING_SECONDS &&
       counted.seconds <= MAX_CALIBRATING_SECONDS;
     const result = this.#sealUnit(counted);
-    const write = [
-      result.unit,
-      JSON.stringify(result),
-      calibrates ? result.algorithm : '',
-      String(result.modelSeconds ?? 0),
-      String(result.seconds),
-      result.value,
-      disagreementField(result.n, result.depth, role, result.unit),
-    ];
-    const depthWrite = depth
-      ? [String(depth.depth), JSON.stringify(this.#sealDepth(depth))]
-      : ['', ''];
+    const write = {
+      unit: result.unit,
+      result: JSON.stringify(result),
+      algorithm: calibrates ? result.algorithm : '',
+      modelSeconds: String(result.modelSeconds ?? 0),
+      actualSeconds: String(result.seconds),
+      value: result.value,
+      disagreementField: disagreementField(result.n, result.depth, role, result.unit),
+      depth: depth ? String(depth.depth) : '',
+      depthResult: depth ? JSON.stringify(this.#sealDepth(depth)) : '',
+    };
     // A unit is almost always new: written in one round trip. Only when one is stored already
     // does the script write nothing and ask for the stored record to be judged here first.
-    const unread = await this.redis.eval(
-      PUT_UNIT,
-      keys.length,
-      ...keys,
+    const unread = await PUT_UNIT.run(this.redis, keys, {
       ...write,
-      '',
-      '',
-      '',
-      ...depthWrite,
-    );
+      disagreement: '',
+      untrusted: '',
+      importNote: '',
+      read: '',
+    });
     if (unread !== PUT_UNIT_SEEN) return putUnitOutcome(unread);
     const existing = await this.redis.hget(units, result.unit);
     const untrusted = existing !== null && !this.#readsAsTrusted(existing);
@@ -204,20 +199,16 @@ export class ResultStore extends KeyedStore<StoreKeys> {
       countedWorker: result.worker,
       at: new Date().toISOString(),
     };
-    const outcome = await this.redis.eval(
-      PUT_UNIT,
-      keys.length,
-      ...keys,
+    const outcome = await PUT_UNIT.run(this.redis, keys, {
       ...write,
-      JSON.stringify(disagreement),
-      untrusted && existing !== null ? existing : '',
-      JSON.stringify({
+      disagreement: JSON.stringify(disagreement),
+      untrusted: untrusted && existing !== null ? existing : '',
+      importNote: JSON.stringify({
         ...disagreement,
         reason: 'an unverified import held this value; the count replaced it',
       }),
-      ...depthWrite,
-      'read',
-    );
+      read: 'read',
+    });
     return putUnitOutcome(outcome);
   }
 
@@ -524,13 +515,11 @@ export class ResultStore extends KeyedStore<StoreKeys> {
     options: { unitSeconds?: boolean } = {},
   ): Promise<Map<number, StoredSize>> {
     if (ns.length === 0) return new Map<number, StoredSize>();
-    const keys = storedProgressKeys(this.keys, ns);
-    const reply = await this.redis.eval(
-      STORED_PROGRESS,
-      keys.length,
-      ...keys,
-      options.unitSeconds ? '1' : '0',
-      ...ns.map(String),
+    const reply = await STORED_PROGRESS.run(
+      this.redis,
+      { sums: this.keys.sums, mismatches: this.keys.mismatches, records: this.keys.records },
+      { unitSeconds: options.unitSeconds ? '1' : '0' },
+      { keys: storedProgressKeys(this.keys, ns), args: ns.map(String) },
     );
     const sizes = storedProgressSizes(reply);
     // A stored S is shown only when its record holds (see sums), read in the same script.
@@ -692,13 +681,10 @@ export class ResultStore extends KeyedStore<StoreKeys> {
           : this.keys.units(unit.n, unit.depth);
       const vouched: UnitResult = { ...unit };
       delete (vouched as { unverified?: true }).unverified;
-      await this.redis.eval(
-        VOUCH_UNIT,
-        1,
-        key,
-        unit.unit,
-        JSON.stringify(this.#sealUnit(vouched)),
-        unit.value,
+      await VOUCH_UNIT.run(
+        this.redis,
+        { units: key },
+        { unit: unit.unit, result: JSON.stringify(this.#sealUnit(vouched)), value: unit.value },
       );
     }
   }
@@ -768,18 +754,6 @@ export class ResultStore extends KeyedStore<StoreKeys> {
 
 /** The `unit` of a disagreement between a stored N(n, D) and S(n)'s record. */
 const RECORD_DISAGREEMENT = '#R';
-
-/** Rewrites a unit record only while it is still the unverified import of the same value. */
-const VOUCH_UNIT = `
-local stored = redis.call('HGET', KEYS[1], ARGV[1])
-if not stored then return 0 end
-local ok, record = pcall(cjson.decode, stored)
-if not ok or type(record) ~= 'table' or record['unverified'] ~= true or record['value'] ~= ARGV[3] then
-  return 0
-end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-return 1
-`;
 
 function disagreementField(n: number, depth: number, role: Role, unit: string): string {
   return `${n}:${depth}:${role}:${unit}`;

@@ -11,41 +11,6 @@ import {
 import type { StoreKeys } from '../contracts/store-keys.js';
 import { stringList } from './store-records.js';
 
-/**
- * The stored part of a sweep's progress in one read. KEYS: sums, mismatches, records, then per n its
- * depths hash followed by the units and check-units hash of each D. ARGV: '1' to return the
- * unit results of every unfinished D (for their seconds), then the n. Per n it returns
- * {S or '', mismatch JSON or '', depths HGETALL, [HLEN units, HLEN check units] per D,
- * [HVALS units] per D}.
- */
-export const STORED_PROGRESS = `
-local out = {}
-local k = 4
-for i = 2, #ARGV do
-  local n = tonumber(ARGV[i])
-  local S = redis.call('HGET', KEYS[1], ARGV[i])
-  local mismatch = redis.call('HGET', KEYS[2], ARGV[i])
-  local record = redis.call('HGET', KEYS[3], ARGV[i])
-  local depths = redis.call('HGETALL', KEYS[k])
-  k = k + 1
-  local stored = {}
-  for j = 1, #depths, 2 do stored[depths[j]] = true end
-  local counts = {}
-  local units = {}
-  for d = 0, n - 1 do
-    counts[#counts + 1] = redis.call('HLEN', KEYS[k])
-    counts[#counts + 1] = redis.call('HLEN', KEYS[k + 1])
-    if ARGV[1] == '1' and not S and not stored[tostring(d)] then
-      units[#units + 1] = redis.call('HVALS', KEYS[k])
-    else
-      units[#units + 1] = {}
-    end
-    k = k + 2
-  end
-  out[#out + 1] = {S or '', mismatch or '', depths, counts, units, record or ''}
-end
-return out`;
-
 /** What the result store holds of one n, as a progress read needs it. */
 export interface StoredSize {
   readonly n: number;
@@ -61,9 +26,9 @@ export interface StoredSize {
   readonly unitSeconds?: readonly number[];
 }
 
-/** The keys STORED_PROGRESS reads for these n, in its order. */
+/** The keys STORED_PROGRESS reads for these n after its named ones, in its order. */
 export function storedProgressKeys(keys: StoreKeys, ns: readonly number[]): string[] {
-  const read = [keys.sums, keys.mismatches, keys.records];
+  const read: string[] = [];
   for (const n of ns) {
     read.push(keys.depths(n));
     for (let d = 0; d < n; d++) read.push(keys.units(n, d), keys.checkUnits(n, d));

@@ -3,6 +3,7 @@
 // see "not queued". Each n has a short-lived lock in Redis around that check and the add.
 import { randomBytes } from 'node:crypto';
 import type { RedisClient } from './connection.js';
+import { RELEASE_SUBMIT_LOCK, TAKE_SUBMIT_LOCK } from './commands/index.js';
 import type { StoreKeys } from '../contracts/index.js';
 
 /**
@@ -11,21 +12,6 @@ import type { StoreKeys } from '../contracts/index.js';
  */
 const LOCK_MS = 60_000;
 const POLL_MS = 50;
-
-/** Deletes the lock only if it still holds this submitter's token (it may have lapsed). */
-const RELEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
-
-/**
- * Takes the lock, or keeps it when this owner holds it already: a submission cut by a Redis
- * restart and made again under the same sweep id must not wait out its own lock.
- */
-const TAKE = `
-local held = redis.call('GET', KEYS[1])
-if held == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
-if held then return false end
-return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])`;
 
 export class SubmitLock {
   constructor(
@@ -43,9 +29,9 @@ export class SubmitLock {
    */
   async tryAcquire(n: number): Promise<(() => Promise<void>) | undefined> {
     const key = this.keys.submitLock(n);
-    if ((await this.redis.eval(TAKE, 1, key, this.owner, LOCK_MS)) !== 'OK') return undefined;
+    if ((await this.#take(key, this.owner)) !== 'OK') return undefined;
     return async () => {
-      await this.redis.eval(RELEASE, 1, key, this.owner);
+      await this.#release(key, this.owner);
     };
   }
 
@@ -57,12 +43,12 @@ export class SubmitLock {
     const token = this.owner;
     const held: string[] = [];
     const release = async (): Promise<void> => {
-      await Promise.all(held.map((key) => this.redis.eval(RELEASE, 1, key, token)));
+      await Promise.all(held.map((key) => this.#release(key, token)));
     };
     try {
       for (const n of [...new Set(ns)].sort((a, b) => a - b)) {
         const key = this.keys.submitLock(n);
-        while ((await this.redis.eval(TAKE, 1, key, token, LOCK_MS)) !== 'OK') {
+        while ((await this.#take(key, token)) !== 'OK') {
           await new Promise((resolve) => setTimeout(resolve, POLL_MS));
         }
         held.push(key);
@@ -72,5 +58,14 @@ export class SubmitLock {
       throw err;
     }
     return release;
+  }
+
+  /** 'OK' when the lock is taken (or kept, already this owner's), else null. */
+  #take(lock: string, owner: string): Promise<unknown> {
+    return TAKE_SUBMIT_LOCK.run(this.redis, { lock }, { owner, ttl: LOCK_MS });
+  }
+
+  #release(lock: string, owner: string): Promise<unknown> {
+    return RELEASE_SUBMIT_LOCK.run(this.redis, { lock }, { owner });
   }
 }

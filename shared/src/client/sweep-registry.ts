@@ -2,6 +2,7 @@
 // Liveness is judged on the Redis server's clock (TIME), the one clock every process shares.
 import type { RedisClient } from './connection.js';
 import { KeyedStore } from './keyed-store.js';
+import { HEARTBEAT, LIVE_WORKERS } from './commands/index.js';
 import { InvalidInputError } from '../kernel/errors.js';
 import { SWEEP_ID } from '../contracts/job-payloads.js';
 import { parseInput, parseJson } from '../contracts/schema.js';
@@ -72,15 +73,18 @@ export class SweepRegistry extends KeyedStore<StoreKeys> {
    * would never be listed). Returns the server's time of the heartbeat (ms).
    */
   async heartbeat(info: WorkerInfo): Promise<number> {
-    const at = await this.redis.eval(
-      HEARTBEAT,
-      3,
-      this.keys.workers,
-      this.keys.workerInfo,
-      this.keys.workerClocks,
-      info.id,
-      JSON.stringify(info),
-      String(Math.round(info.clockSkewMs ?? 0)),
+    const at = await HEARTBEAT.run(
+      this.redis,
+      {
+        workers: this.keys.workers,
+        workerInfo: this.keys.workerInfo,
+        workerClocks: this.keys.workerClocks,
+      },
+      {
+        id: info.id,
+        info: JSON.stringify(info),
+        skew: String(Math.round(info.clockSkewMs ?? 0)),
+      },
     );
     return Number(at);
   }
@@ -151,12 +155,10 @@ export class SweepRegistry extends KeyedStore<StoreKeys> {
    * entries are pruned on the way (one script: the server's clock, the cut and the read agree).
    */
   async liveWorkers(): Promise<WorkerInfo[]> {
-    const values = (await this.redis.eval(
-      LIVE_WORKERS,
-      2,
-      this.keys.workers,
-      this.keys.workerInfo,
-      String(WORKER_TTL_MS),
+    const values = (await LIVE_WORKERS.run(
+      this.redis,
+      { workers: this.keys.workers, workerInfo: this.keys.workerInfo },
+      { ttl: String(WORKER_TTL_MS) },
     )) as (string | null)[];
     // An unreadable heartbeat (a forged or foreign one) is left out, not let stop status or a
     // submission: it names no worker this pipeline can use.
@@ -196,35 +198,3 @@ export function notQueuedLine(sweepId: string, notQueued: NotQueued): string {
     ? `interrupted while queuing: ${sizes} not queued; wq retry ${sweepId} finishes it`
     : `queuing: ${sizes} not queued yet`;
 }
-
-/** The server's time in ms, from TIME (seconds and microseconds). */
-const NOW_MS = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
-
-/**
- * KEYS: workers, worker info, worker clocks; ARGV: id, info JSON, skew. TIME before a write
- * needs effects replication, the default from Redis 5 (and asked for on older servers).
- */
-const HEARTBEAT = `
-if redis.replicate_commands then redis.replicate_commands() end
-${NOW_MS}
-redis.call('ZADD', KEYS[1], string.format('%.0f', now), ARGV[1])
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
-return now`;
-
-/** KEYS: workers, worker info; ARGV: TTL (ms). The info of the live ones, false for none. */
-const LIVE_WORKERS = `
-if redis.replicate_commands then redis.replicate_commands() end
-${NOW_MS}
-local cutoff = string.format('(%.0f', now - tonumber(ARGV[1]))
-local stale = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', cutoff)
-for _, id in ipairs(stale) do
-  redis.call('ZREM', KEYS[1], id)
-  redis.call('HDEL', KEYS[2], id)
-end
-local ids = redis.call('ZRANGE', KEYS[1], 0, -1)
-local infos = {}
-for i, id in ipairs(ids) do infos[i] = redis.call('HGET', KEYS[2], id) end
-return infos`;

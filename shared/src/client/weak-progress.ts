@@ -1,6 +1,7 @@
 // Progress of a weak-queens sweep: S(n) once stored, else per (n, D) what is counted, running,
 // failed or cancelled, with the plans of the unfinished D and the ETA from this run's rates.
 import type { RedisClient } from './connection.js';
+import { JOB_DATA } from './commands/index.js';
 import {
   depthJobId,
   type DepthResult,
@@ -24,12 +25,6 @@ import {
   type SweepProgress,
   sweepProgress,
 } from './sweep-progress.js';
-
-/** KEYS: per unfinished (n, D), its depth job then its count job. Returns their `data`. */
-const JOB_DATA = `
-local out = {}
-for i = 1, #KEYS do out[i] = redis.call('HGET', KEYS[i], 'data') or '' end
-return out`;
 
 /** What the queues say an unfinished (n, D) consists of. */
 export interface DepthPlan {
@@ -345,7 +340,7 @@ export class WeakProgress {
     const plans = new Map<string, DepthPlan>();
     if (wanted.length === 0) return plans;
     const keys = wanted.flatMap(([, depthJob, unitJob]) => [depthJob, unitJob]);
-    const reply = await this.redis.eval(JOB_DATA, keys.length, ...keys);
+    const reply = await JOB_DATA.run(this.redis, {}, {}, { keys });
     const data = (Array.isArray(reply) ? reply : []) as unknown[];
     wanted.forEach(([key], i) => {
       const plan = depthPlan(data[2 * i], data[2 * i + 1]);

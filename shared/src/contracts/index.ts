@@ -145,9 +145,10 @@ export {
   record,
   refine,
 } from './schema.js';
-// The errors every package throws and catches, here as in the kernel entry: all of errors.ts, so
-// an error added there needs no second list.
+// The errors every package throws and catches, here as in the kernel entry, with Redis's: all of
+// both files, so an error added there needs no second list.
 export * from '../kernel/errors.js';
+export * from './redis-errors.js';
 export {
   PROBLEMS,
   type Problem,

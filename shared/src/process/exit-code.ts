@@ -1,11 +1,7 @@
 // The one error-to-exit-code policy of every entry point (wq, npm start, the worker and
 // dashboard processes): 0 done, 1 the work failed, 2 bad input, 130 interrupted.
-import {
-  InterruptedError,
-  namedRedisError,
-  WeakQueensError,
-  WorkFailedError,
-} from '../kernel/errors.js';
+import { InterruptedError, WeakQueensError, WorkFailedError } from '../kernel/errors.js';
+import { namedRedisError } from '../contracts/redis-errors.js';
 import { errorLine } from './error-line.js';
 
 export const EXIT_OK = 0;

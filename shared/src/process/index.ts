@@ -46,3 +46,6 @@ export {
   WORKER_COMMAND_LINE,
   workerConcurrency,
 } from './process-command-lines.js';
+// The one private redis-server of `npm start` and of every test suite.
+export { RedisServer, type RedisServerOptions } from './redis-server.js';
+export { RedisServerError } from '../contracts/redis-errors.js';

@@ -1,13 +1,18 @@
 // A private redis-server on a free loopback port, for `npm start` without REDIS_URL and for
-// tests. AOF on by default, so results survive a restart of the embedded mode.
+// every test suite. AOF on by default, so results survive a restart of the embedded mode.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { freePort } from '@weak-queens/shared/client';
-import { RedisServerError } from '../errors.js';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../client/free-port.js';
+import { RedisServerError } from '../contracts/redis-errors.js';
 
 export interface RedisServerOptions {
-  /** Data directory (AOF and logs); created if missing. */
-  readonly dir: string;
+  /**
+   * Data directory (AOF and logs); created if missing. Default: a fresh temporary directory,
+   * removed by stop() (a test's throwaway server).
+   */
+  readonly dir?: string;
   readonly appendOnly?: boolean;
   /** Default: `redis-server` from PATH. */
   readonly binary?: string;
@@ -27,6 +32,8 @@ export class RedisServer {
   private constructor(
     private readonly child: ChildProcess,
     readonly port: number,
+    /** The temporary data directory stop() removes, when none was given. */
+    private readonly throwawayDir: string | undefined,
   ) {
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
   }
@@ -39,24 +46,39 @@ export class RedisServer {
     return this.child.pid;
   }
 
-  static async start(options: RedisServerOptions): Promise<RedisServer> {
-    mkdirSync(options.dir, { recursive: true });
-    if (options.port !== undefined) return RedisServer.launch(options, options.port);
-    // Another process may take the free port between the probe and the bind: try again.
-    let lastError: unknown;
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const port = await freePort();
-      try {
-        return await RedisServer.launch(options, port);
-      } catch (err) {
-        if (err instanceof RedisServerError && /not found/.test(err.message)) throw err;
-        lastError = err;
+  static async start(options: RedisServerOptions = {}): Promise<RedisServer> {
+    const throwawayDir =
+      options.dir === undefined ? mkdtempSync(join(tmpdir(), 'wq-redis-')) : undefined;
+    const dir = options.dir ?? throwawayDir ?? '';
+    mkdirSync(dir, { recursive: true });
+    try {
+      if (options.port !== undefined) {
+        return await RedisServer.launch(options, dir, options.port, throwawayDir);
       }
+      // Another process may take the free port between the probe and the bind: try again.
+      let lastError: unknown;
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const port = await freePort();
+        try {
+          return await RedisServer.launch(options, dir, port, throwawayDir);
+        } catch (err) {
+          if (err instanceof RedisServerError && /not found/.test(err.message)) throw err;
+          lastError = err;
+        }
+      }
+      throw lastError instanceof Error ? lastError : new RedisServerError(String(lastError));
+    } catch (err) {
+      if (throwawayDir !== undefined) rmSync(throwawayDir, { recursive: true, force: true });
+      throw err;
     }
-    throw lastError instanceof Error ? lastError : new RedisServerError(String(lastError));
   }
 
-  private static launch(options: RedisServerOptions, port: number): Promise<RedisServer> {
+  private static launch(
+    options: RedisServerOptions,
+    dir: string,
+    port: number,
+    throwawayDir: string | undefined,
+  ): Promise<RedisServer> {
     const binary = options.binary ?? 'redis-server';
     const child = spawn(
       binary,
@@ -70,7 +92,7 @@ export class RedisServer {
         '--appendonly',
         options.appendOnly === false ? 'no' : 'yes',
         '--dir',
-        options.dir,
+        dir,
         '--maxmemory-policy',
         'noeviction',
         ...(options.extraArgs ?? []),
@@ -113,7 +135,7 @@ export class RedisServer {
           child.stdout?.removeAllListeners('data');
           child.stdout?.resume();
           child.stderr?.resume();
-          resolve(new RedisServer(child, port));
+          resolve(new RedisServer(child, port, throwawayDir));
         }
       });
       child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -124,5 +146,8 @@ export class RedisServer {
   async stop(): Promise<void> {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
     await this.exited;
+    if (this.throwawayDir !== undefined) {
+      rmSync(this.throwawayDir, { recursive: true, force: true });
+    }
   }
 }
