@@ -46,8 +46,9 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
   process.once('exit', killAll);
   try {
     let redisUrl = env.REDIS_URL;
-    // A cluster (REDIS_CLUSTER_NODES) is used as given: no private server then.
-    if (!redisUrl && !env.REDIS_CLUSTER_NODES?.trim()) {
+    // A cluster (REDIS_CLUSTER_NODES) is used as given: no private server then. A REDIS_URL set
+    // but blank is refused by compileConfig, not taken as a wish for a private server.
+    if (redisUrl === undefined && !env.REDIS_CLUSTER_NODES?.trim()) {
       server = await RedisServer.start({ dir: resolve(options.dataDir ?? '.data', 'redis') });
       redisUrl = server.url;
       logger.info({ redis: redisUrl }, 'private redis-server started');
