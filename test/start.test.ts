@@ -67,6 +67,10 @@ describe('when npm start is asked for help or given a bad flag', () => {
     ],
     [['14'], 'npm start: argument: "14" is not allowed; expected no arguments, only options'],
     [
+      ['--n', '99'],
+      `npm start: --n: "99" is not allowed; expected sizes from 1 to 32 as "14", "4-12" or "4,6,10-12" (32 is the largest: a board's columns are the bits of a 32-bit integer)`,
+    ],
+    [
       ['--bogus'],
       'npm start: option: "--bogus" is not allowed; expected one of --n <value>, --small, --workers <value>, --json, --exit, --help',
     ],

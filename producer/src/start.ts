@@ -11,7 +11,7 @@ import {
   reportFailure,
   wantsHelp,
 } from '@weak-queens/shared/process';
-import { parseNSpec } from '@weak-queens/shared/contracts';
+import { parseSizes } from './cli/commands/n-spec.js';
 import { STOP_SIGNALS } from './embedded/worker-process.js';
 import { staysUp } from './embedded/stays-up.js';
 
@@ -56,7 +56,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return EXIT_OK;
   }
   const { values } = parseCommandLine(START_COMMAND_LINE, argv);
-  const ns = parseNSpec(values.n ?? (values.small ? SMALL_NS : DEFAULT_NS), '--n');
+  const ns = parseSizes(values.n ?? (values.small ? SMALL_NS : DEFAULT_NS), '--n');
   const workers =
     values.workers === undefined
       ? undefined

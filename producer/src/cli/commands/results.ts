@@ -5,7 +5,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import {
   compileConfig,
   InvalidInputError,
-  parseNSpec,
   parseProblem,
   PROBLEMS,
 } from '@weak-queens/shared/contracts';
@@ -13,7 +12,7 @@ import type { ImportRefusedError } from '@weak-queens/shared/client';
 import { defineCommand } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
 import { problemView } from '../problem-views.js';
-import { N_SPEC } from './n-spec.js';
+import { N_SPEC, parseSizes } from './n-spec.js';
 
 export const resultsCommand = defineCommand(
   {
@@ -87,7 +86,7 @@ export const resultsCommand = defineCommand(
     ) {
       throw new InvalidInputError('ns', '', N_SPEC.allowed);
     }
-    const ns = positionals[0] === undefined ? undefined : parseNSpec(positionals[0]);
+    const ns = positionals[0] === undefined ? undefined : parseSizes(positionals[0]);
     const problem = parseProblem(values.problem, '--problem');
     const client = await openPipelineClient(compileConfig(), 'results');
     try {

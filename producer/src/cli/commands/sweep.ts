@@ -3,7 +3,6 @@ import {
   compileConfig,
   InvalidInputError,
   MAX_TARGET_SECONDS,
-  parseNSpec,
   parseProblem,
   parseTargetSeconds,
   PROBLEMS,
@@ -11,7 +10,7 @@ import {
 import { integerRange, parseIntegerOption } from '@weak-queens/shared/process';
 import { defineCommand } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
-import { N_SPEC } from './n-spec.js';
+import { N_SPEC, parseSizes } from './n-spec.js';
 import { problemView } from '../problem-views.js';
 
 export const sweepCommand = defineCommand(
@@ -66,7 +65,7 @@ by the other method; with --json, {"n":16,"Q":"…","unique":"…"})`,
 With --wait, progress goes to stderr: a bar on a terminal, else a line every 10 s (or 10 %).`,
   },
   async ({ values, positionals }) => {
-    const ns = parseNSpec(positionals[0] ?? '');
+    const ns = parseSizes(positionals[0] ?? '');
     const target = values['target-seconds'];
     const config = compileConfig(process.env, {
       ...(target !== undefined
