@@ -104,7 +104,12 @@ describe('when a sum job is added whose children live in another queue', () => {
     expect(await failedReason(aggregate, sumJobId(9))).toBe(
       `children: 1 child job(s) outside this pipeline's queues (${p.prefix}:evil:n9-d4)`,
     );
-    expect(await shownS(p, 9)).toBeNull();
+    // Nothing of n = 9 was stored: `wq results` shows it missing, says so and exits 1.
+    expect(await runWq(['results', '9', '--json'], { url: p.url, prefix: p.prefix })).toEqual({
+      code: 1,
+      stdout: `${JSON.stringify({ n: 9, S: null, N: Array(9).fill(null) })}\n`,
+      stderr: 'wq results: nothing stored for n = 9\n',
+    });
 
     await sweep(p, 9, {}, ['--json']);
   });

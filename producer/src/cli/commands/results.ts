@@ -58,6 +58,9 @@ export const resultsCommand = defineCommand(
           'with --import: take the units and their plans only, leave N(n, D) and S(n) out;\nhow a sweep in progress moves to a store without its key: units nobody here vouches for\nstay unverified, and `wq sweep <ns> --verify` counts only what is missing, vouching for\nthem when its second count agrees',
       },
     },
+    notes: `Exit code 1 when nothing is shown for the sizes asked (also with --export, for an export
+of nothing), with one line on stderr saying whether nothing is stored or what is stored is not
+borne out; the table, JSON or CSV still shows each of them as missing.`,
   },
   async ({ values, positionals }) => {
     const formats = [
