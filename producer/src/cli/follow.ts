@@ -97,6 +97,12 @@ export async function followSweep(
         bar.clear();
         stderr.write(outageLine(options.command, boundMs, err));
       },
+      onNoLiveWorker: () => {
+        bar.clear();
+        stderr.write(
+          `${options.command}: no live worker: start one with \`wq worker\`; the sweep waits for it\n`,
+        );
+      },
     })
     .finally(() => bar.clear());
   const results = await outageRider(options).run(() => client.results(done.sweep.ns));
