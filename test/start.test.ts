@@ -137,7 +137,7 @@ describe('when npm start runs on a terminal', () => {
 });
 
 describe('when npm start gets SIGHUP mid-sweep', () => {
-  it('stops everything like on SIGTERM and exits with 130', () =>
+  it('stops everything like on SIGTERM, says so in one line and exits with 129', () =>
     inNewDirectory('hup-', { LOG_LEVEL: 'info', WQ_SHUTDOWN_GRACE_MS: '500' }, async (cwd, env) => {
       const run = spawnWatched(
         process.execPath,
@@ -151,7 +151,10 @@ describe('when npm start gets SIGHUP mid-sweep', () => {
       );
       const sent = Date.now();
       run.child.kill('SIGHUP');
-      expect(await run.exited, run.stderr).toBe(130);
+      expect(await run.exited, run.stderr).toBe(129);
+      expect(run.stderr.split('\n').filter((line) => line.startsWith('npm start:'))).toEqual([
+        'npm start: stopped by SIGHUP',
+      ]);
       expect(Date.now() - sent).toBeLessThan(10_000);
       expect(run.stderr).toContain('"signal":"SIGHUP"');
       expect(run.stderr).toContain('embedded pipeline stopped');

@@ -47,7 +47,8 @@ process per core, the dashboard, and a sweep of S(n); prints the results on stdo
   notes: `On a terminal the dashboard and the idle workers stay up after the sweep, ready for sweeps
 started from its form ("dashboard at <url>; Ctrl-C to stop"); with --exit, or without a
 terminal (a pipe, CI), npm start exits when the sweep is done.
-Exit codes: 0 done, 1 the work failed, 2 bad input, 130 interrupted.`,
+Exit codes: 0 done, 1 the work failed, 2 bad input; stopped by a signal (everything closed first):
+128 + its number, 129 SIGHUP, 130 SIGINT (Ctrl-C), 131 SIGQUIT, 140 SIGUSR2, 143 SIGTERM.`,
 } as const satisfies CommandDefinition;
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -68,10 +69,10 @@ async function main(argv: readonly string[]): Promise<number> {
   ]);
   const logger = createLogger({ name: 'wq-start', level: 'info' });
   const controller = new AbortController();
-  let interrupted = false;
+  let interrupted: NodeJS.Signals | undefined;
   const stop = (signal: NodeJS.Signals): void => {
     if (interrupted) return;
-    interrupted = true;
+    interrupted = signal;
     logger.info({ signal }, 'stopping');
     controller.abort();
   };
@@ -90,8 +91,9 @@ async function main(argv: readonly string[]): Promise<number> {
       ...(workers === undefined ? {} : { workers }),
     });
   } catch (err) {
-    // Whatever broke while shutting down on a signal, the run was interrupted.
-    throw interrupted ? new InterruptedError() : err;
+    // Whatever broke while shutting down on a signal, the run was stopped by that signal: one
+    // line naming it, and its exit code.
+    throw interrupted ? new InterruptedError(interrupted) : err;
   }
 }
 

@@ -203,6 +203,15 @@ describe.concurrent('when asked for help', () => {
     }
   });
 
+  it('ends with the exit codes, one per stop signal', async () => {
+    const run = await wq('--help');
+    expect(lines(run.stdout).slice(-3)).toEqual([
+      'Exit codes: 0 done, 1 the work failed, 2 bad input; a long-running command (worker,',
+      'dashboard, sweep --wait, status --watch) stopped by a signal says so in one line and exits',
+      'with 128 + its number: 129 SIGHUP, 130 SIGINT (Ctrl-C), 131 SIGQUIT, 140 SIGUSR2, 143 SIGTERM.',
+    ]);
+  });
+
   it.each([
     ['compute', '--help'],
     ['compute', '-h'],

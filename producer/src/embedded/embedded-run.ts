@@ -101,6 +101,7 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
       config,
       command: 'npm start',
       ...(options.stderr ? { stderr: options.stderr } : {}),
+      ...(options.signal ? { stopping: options.signal } : {}),
     };
     const submission = await submitSweep(client, options.ns, {}, context);
     logger.info({ sweep: submission.sweep.id, jobs: submission.added }, 'sweep submitted');
