@@ -127,3 +127,21 @@ describe('when `wq dashboard` gets SIGTERM', () => {
     expect(stderr).toBe('wq dashboard: stopped by SIGTERM\n');
   });
 });
+
+describe('when `wq status --watch` gets SIGINT', () => {
+  it('says so in one line and exits with 130', async () => {
+    const pipeline = redis.openPipeline('watch');
+    const watch = spawn(process.execPath, [wqBinary(), 'status', '--watch'], {
+      env: { ...process.env, REDIS_URL: redis.url, WQ_PREFIX: pipeline.prefix, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    watch.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    watch.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await until('the first report', () => stdout.includes('workers: 0 live'));
+    watch.kill('SIGINT');
+    expect(await exitOf(watch)).toBe(STOPPED_BY.SIGINT);
+    expect(stderr).toBe('wq status: stopped by SIGINT\n');
+  });
+});
