@@ -285,3 +285,18 @@ describe('when a wrong S(n) is written while `--wait` follows its sweep', () => 
     );
   });
 });
+
+describe('when an S(n) is written alone into an empty store', () => {
+  it('`wq results` shows nothing, says what is stored is not borne out, and exits 1', async () => {
+    const p = open('forged-sum-alone');
+    const r = new Redis(p.url);
+    p.defer(() => r.disconnect());
+    await r.hset(storeKeys(p.prefix).sums, '9', KNOWN_S[8] ?? '');
+    expect(await runWq(['results', '9', '--json'], { url: p.url, prefix: p.prefix })).toEqual({
+      code: 1,
+      stdout: `${JSON.stringify({ n: 9, S: null, N: Array(9).fill(null) })}\n`,
+      stderr:
+        'wq results: nothing shown for n = 9: what is stored for n = 9 is not borne out (edited, forged, or signed under another WQ_RESULT_KEY or none; see wq status), and a sweep of it counts it again\n',
+    });
+  });
+});
