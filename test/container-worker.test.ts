@@ -144,10 +144,11 @@ describeWithContainers('when the image runs a worker container', 'worker', (e, n
     const first = `wq-stop-${id}`;
     await runWorker(first, [], { WQ_SHUTDOWN_GRACE_MS: '200', WQ_CONCURRENCY: '1' });
     await until('the unit to start', async () => (await job.getState()) === 'active', 120_000, 50);
-    // docker stop: SIGTERM, then SIGKILL after 20 s. Exit code 0 (not 137) means it stopped by
-    // itself, within its grace period, rather than being killed.
+    // docker stop: SIGTERM, then SIGKILL after 20 s. Exit code 143 (128 + SIGTERM, not 137 for
+    // SIGKILL) means it closed by itself on SIGTERM, within its grace period, rather than being
+    // killed.
     await docker(e, 'stop', '-t', '20', first);
-    expect(await inspect(first, '{{.State.ExitCode}}')).toBe('0');
+    expect(await inspect(first, '{{.State.ExitCode}}')).toBe('143');
     expect(await queue.getJobState('n16-d15')).toBe('waiting');
 
     await runWorker(`wq-finish-${id}`, [], { WQ_CONCURRENCY: '1' });

@@ -104,7 +104,12 @@ describe('when a sum job is added whose children live in another queue', () => {
     expect(await failedReason(aggregate, sumJobId(9))).toBe(
       `children: 1 child job(s) outside this pipeline's queues (${p.prefix}:evil:n9-d4)`,
     );
-    expect(await shownS(p, 9)).toBeNull();
+    // Nothing of n = 9 was stored: `wq results` shows it missing, says so and exits 1.
+    expect(await runWq(['results', '9', '--json'], { url: p.url, prefix: p.prefix })).toEqual({
+      code: 1,
+      stdout: `${JSON.stringify({ n: 9, S: null, N: Array(9).fill(null) })}\n`,
+      stderr: 'wq results: nothing stored for n = 9\n',
+    });
 
     await sweep(p, 9, {}, ['--json']);
   });
@@ -278,5 +283,20 @@ describe('when a wrong S(n) is written while `--wait` follows its sweep', () => 
         [11, KNOWN_S[10]],
       ]),
     );
+  });
+});
+
+describe('when an S(n) is written alone into an empty store', () => {
+  it('`wq results` shows nothing, says what is stored is not borne out, and exits 1', async () => {
+    const p = open('forged-sum-alone');
+    const r = new Redis(p.url);
+    p.defer(() => r.disconnect());
+    await r.hset(storeKeys(p.prefix).sums, '9', KNOWN_S[8] ?? '');
+    expect(await runWq(['results', '9', '--json'], { url: p.url, prefix: p.prefix })).toEqual({
+      code: 1,
+      stdout: `${JSON.stringify({ n: 9, S: null, N: Array(9).fill(null) })}\n`,
+      stderr:
+        'wq results: nothing shown for n = 9: what is stored for n = 9 is not borne out (edited, forged, or signed under another WQ_RESULT_KEY or none; see wq status), and a sweep of it counts it again\n',
+    });
   });
 });

@@ -61,8 +61,10 @@ describe.each(['SIGINT', 'SIGHUP'] as const)(
       );
       expect(status.code).toBe(0);
       expect(status.stdout).toContain(
-        `\n  interrupted while queuing: n = 10..13 not queued; wq retry ${id} finishes it\n`,
+        [10, 11, 12, 13].map((n) => `\n  n = ${n}  not queued`).join('') +
+          `\n  interrupted while queuing: n = 10..13 not queued; wq retry ${id} finishes it\n`,
       );
+      expect(status.stdout).not.toContain('cancelled');
       const json = await runWq(['status', '--json'], env);
       const report = JSON.parse(json.stdout) as StatusReport;
       expect(report.sweeps.map((s) => [s.sweep.id, s.notQueued])).toEqual([

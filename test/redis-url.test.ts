@@ -2,7 +2,7 @@
 // silent database 0); a port where something else answers gets a few tries and a clear exit from
 // the CLI, and a calm wait from a worker, which starts once Redis answers there.
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,43 @@ import { exitOf, spawnWorkerProcess } from '@weak-queens/producer';
 import { RedisServer } from '@weak-queens/shared/process';
 import { SweepRegistry } from '@weak-queens/shared/client';
 import { startWorker, stopWorkers, uniquePrefix, until, pipelineFixture } from './src/index.js';
-import { runWq } from './src/wq-cli.js';
+import { runNpmStart, runWq } from './src/wq-cli.js';
+
+describe('when REDIS_URL is set but empty', () => {
+  const refused = (prefix: string): string =>
+    `${prefix}: REDIS_URL: "" is not allowed; expected redis://[user:password@]host[:port][/db] or rediss:// for TLS (unset it for redis://127.0.0.1:6379)\n`;
+
+  it.each([['status'], ['sweep', '4', '--wait'], ['results', '4'], ['worker'], ['dashboard']])(
+    'wq %s exits with 2 and one line naming it, never trying the default server',
+    async (...args) => {
+      const run = await runWq(args, { url: '', prefix: uniquePrefix('blank-url') });
+      expect(run).toEqual({ code: 2, stdout: '', stderr: refused(`wq ${args[0]}`) });
+    },
+  );
+
+  it('npm start exits with 2 and the same line, starting no Redis of its own', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'wq-blank-url-'));
+    try {
+      const run = await runNpmStart(['--exit', '--n', '4'], {
+        cwd,
+        env: { ...process.env, REDIS_URL: '', LOG_LEVEL: 'warn' },
+      });
+      expect([run.code, run.stdout]).toEqual([2, '']);
+      // Its log (JSON lines) says only that it stopped; the one plain line is the refusal.
+      const lines = run.stderr.split('\n').filter(Boolean);
+      const logged = lines.filter((line) => line.startsWith('{'));
+      expect(logged.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([
+        'embedded pipeline stopped',
+      ]);
+      expect(lines.filter((line) => !line.startsWith('{'))).toEqual([
+        refused('npm start').trimEnd(),
+      ]);
+      expect(existsSync(join(cwd, '.data'))).toBe(false);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});
 
 const NOT_REDIS =
   'something answers there, but not a Redis server (is REDIS_URL the right host and port?)';

@@ -206,6 +206,37 @@ describe('when results move from one Redis to another', () => {
     expect(await shownSums(unkeyed, {})).toEqual([...knownSums(NS).values()]);
   });
 
+  it('says so, with exit 1, when nothing is stored for the sizes asked, in every form', async () => {
+    const empty = uniquePrefix('transfer-empty');
+    const json = await onTarget(['results', '13', '--json'], empty);
+    expect(json).toEqual({
+      code: 1,
+      stdout: `${JSON.stringify({ n: 13, S: null, N: Array(13).fill(null) })}\n`,
+      stderr: 'wq results: nothing stored for n = 13\n',
+    });
+    const csv = await onTarget(['results', '2-3', '--csv'], empty);
+    expect(csv).toEqual({
+      code: 1,
+      stdout: 'n,D,value\n2,0,\n2,1,\n2,S,\n3,0,\n3,1,\n3,2,\n3,S,\n',
+      stderr: 'wq results: nothing stored for n = 2..3\n',
+    });
+    const exported = await onTarget(['results', '--export', '-'], empty);
+    expect(exported).toEqual({ code: 1, stdout: '', stderr: 'wq results: nothing stored\n' });
+    const classic = await onTarget(['results', '9', '--problem', 'classic', '--json'], empty);
+    expect(classic).toEqual({
+      code: 1,
+      stdout: '{"n":9,"Q":null,"unique":null}\n',
+      stderr: 'wq results: nothing stored for n = 9\n',
+    });
+    // One n stored among those asked is a result: exit 0, the others shown as missing.
+    const some = await onTarget(['results', '10,13', '--json'], prefix);
+    expect([some.code, some.stderr]).toEqual([0, '']);
+    expect(objects(some.stdout).map((l) => [l.n, l.S])).toEqual([
+      [10, knownSums(NS).get(10)],
+      [13, null],
+    ]);
+  });
+
   it('refuses a file that moves 1000 from N(10, 5) to N(10, 6) with S(10) unchanged', async () => {
     const shifted = objects(readFileSync(file, 'utf8')).map((l) => {
       const move = (depth: unknown, value: string): string =>
@@ -381,7 +412,11 @@ describe('when results move from one Redis to another', () => {
       `line ${q10 + 1}: Q(10) = 725 disagrees with the published ${CLASSIC_QUEENS[9]} (OEIS A000170)`,
     );
     const none = await runWq(['results', '9-10', '--problem', 'classic', '--json'], fresh);
-    expect(none.stdout).toBe('{"n":9,"Q":null,"unique":null}\n{"n":10,"Q":null,"unique":null}\n');
+    expect(none).toEqual({
+      code: 1,
+      stdout: '{"n":9,"Q":null,"unique":null}\n{"n":10,"Q":null,"unique":null}\n',
+      stderr: 'wq results: nothing stored for n = 9..10\n',
+    });
 
     // The changed unit against the store that holds the good one: a conflict.
     const conflictFile = join(dir, 'classic-conflict.jsonl');

@@ -23,6 +23,9 @@ import {
 } from './src/index.js';
 import { wqBinary } from './src/wq-cli.js';
 
+/** A process closed on a stop signal exits as the signal would have ended it: 128 + its number. */
+const STOPPED_BY = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
+
 describe('when a worker receives SIGTERM during a unit', () => {
   const redis = pipelineFixture({ closeAfter: 'all' });
   let prefix: string;
@@ -47,7 +50,7 @@ describe('when a worker receives SIGTERM during a unit', () => {
     await new Promise((r) => setTimeout(r, 500));
     const sent = Date.now();
     first.kill('SIGTERM');
-    expect(await exitOf(first)).toBe(0);
+    expect(await exitOf(first)).toBe(STOPPED_BY.SIGTERM);
     expect(Date.now() - sent).toBeLessThan(5000);
     expect(await queue.getJobState('n16-d15')).toBe('waiting');
 
@@ -117,7 +120,7 @@ describe('when a worker or its `wq worker` wrapper gets SIGHUP or dies', () => {
         WQ_SHUTDOWN_GRACE_MS: '200',
         LOG_LEVEL: 'warn',
       },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', 'inherit', 'pipe'],
     });
   }
 
@@ -131,7 +134,7 @@ describe('when a worker or its `wq worker` wrapper gets SIGHUP or dies', () => {
     );
     const sent = Date.now();
     worker.kill('SIGHUP');
-    expect(await exitOf(worker)).toBe(0);
+    expect(await exitOf(worker)).toBe(STOPPED_BY.SIGHUP);
     expect(Date.now() - sent).toBeLessThan(5000);
     expect(await queue.getJobState('n16-d15')).toBe('waiting');
     expect(await registry.liveWorkers()).toEqual([]);
@@ -141,8 +144,11 @@ describe('when a worker or its `wq worker` wrapper gets SIGHUP or dies', () => {
     const { queue, process: wrapped, pid, registry } = await unitRunning('wrap-hup', wrapper);
     expect(pid).not.toBe(wrapped.pid);
     const sent = Date.now();
+    let said = '';
+    wrapped.stderr?.on('data', (chunk: Buffer) => (said += chunk.toString()));
     wrapped.kill('SIGHUP');
-    expect(await exitOf(wrapped)).toBe(0);
+    expect(await exitOf(wrapped)).toBe(STOPPED_BY.SIGHUP);
+    expect(said).toBe('wq worker: stopped by SIGHUP\n');
     expect(Date.now() - sent).toBeLessThan(5000);
     expect(alive(pid)).toBe(false);
     expect(await queue.getJobState('n16-d15')).toBe('waiting');
@@ -178,7 +184,7 @@ describe('when a worker is told to stop after its Redis went away', () => {
     );
     const sent = Date.now();
     worker.kill('SIGTERM');
-    expect(await exitOf(worker)).toBe(0);
+    expect(await exitOf(worker)).toBe(STOPPED_BY.SIGTERM);
     expect(Date.now() - sent).toBeLessThan(1000 + 3000);
     expect(logs.at(-1)?.msg).toBe(
       'worker closed without Redis: its units run again once their locks lapse',
@@ -219,7 +225,7 @@ describe('when the dashboard is told to stop while Redis is down', () => {
       ]);
       const sent = Date.now();
       dashboard.kill(signal);
-      expect(await exitOf(dashboard)).toBe(0);
+      expect(await exitOf(dashboard)).toBe(STOPPED_BY[signal]);
       expect(Date.now() - sent).toBeLessThan(1000 + 1500);
     },
   );

@@ -68,6 +68,10 @@ describe('when npm start is asked for help or given a bad flag', () => {
     ],
     [['14'], 'npm start: argument: "14" is not allowed; expected no arguments, only options'],
     [
+      ['--n', '99'],
+      `npm start: --n: "99" is not allowed; expected sizes from 1 to 32 as "14", "4-12" or "4,6,10-12" (32 is the largest: a board's columns are the bits of a 32-bit integer)`,
+    ],
+    [
       ['--bogus'],
       'npm start: option: "--bogus" is not allowed; expected one of --n <value>, --small, --workers <value>, --json, --exit, --help',
     ],
@@ -134,7 +138,7 @@ describe('when npm start runs on a terminal', () => {
 });
 
 describe('when npm start gets SIGHUP mid-sweep', () => {
-  it('stops everything like on SIGTERM and exits with 130', () =>
+  it('stops everything like on SIGTERM, says so in one line and exits with 129', () =>
     inNewDirectory('hup-', { LOG_LEVEL: 'info', WQ_SHUTDOWN_GRACE_MS: '500' }, async (cwd, env) => {
       const run = spawnWatched(
         process.execPath,
@@ -148,7 +152,10 @@ describe('when npm start gets SIGHUP mid-sweep', () => {
       );
       const sent = Date.now();
       run.child.kill('SIGHUP');
-      expect(await run.exited, run.stderr).toBe(130);
+      expect(await run.exited, run.stderr).toBe(129);
+      expect(run.stderr.split('\n').filter((line) => line.startsWith('npm start:'))).toEqual([
+        'npm start: stopped by SIGHUP',
+      ]);
       expect(Date.now() - sent).toBeLessThan(10_000);
       expect(run.stderr).toContain('"signal":"SIGHUP"');
       expect(run.stderr).toContain('embedded pipeline stopped');

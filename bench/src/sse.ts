@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { compileConfig } from '@weak-queens/shared/contracts';
-import { dashboardUrl, exitOf, RedisServer, spawnDashboardProcess } from '@weak-queens/producer';
+import { RedisServer } from '@weak-queens/shared/process';
+import { dashboardUrl, exitOf, spawnDashboardProcess } from '@weak-queens/producer';
 
 const STALLED = 1000;
 /** About the 24 KB snapshot of the deployment where stalled clients were first seen. */

@@ -11,7 +11,7 @@ import {
   reportFailure,
   wantsHelp,
 } from '@weak-queens/shared/process';
-import { parseNSpec } from '@weak-queens/shared/contracts';
+import { parseSizes } from './cli/commands/n-spec.js';
 import { STOP_SIGNALS } from './embedded/worker-process.js';
 import { staysUp } from './embedded/stays-up.js';
 
@@ -49,7 +49,8 @@ with it, even on kill -9 (the next run takes over a lock whose holder is gone).`
   notes: `On a terminal the dashboard and the idle workers stay up after the sweep, ready for sweeps
 started from its form ("dashboard at <url>; Ctrl-C to stop"); with --exit, or without a
 terminal (a pipe, CI), npm start exits when the sweep is done.
-Exit codes: 0 done, 1 the work failed, 2 bad input, 130 interrupted.`,
+Exit codes: 0 done, 1 the work failed, 2 bad input; stopped by a signal (everything closed first):
+128 + its number, 129 SIGHUP, 130 SIGINT (Ctrl-C), 131 SIGQUIT, 140 SIGUSR2, 143 SIGTERM.`,
 } as const satisfies CommandDefinition;
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -58,7 +59,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return EXIT_OK;
   }
   const { values } = parseCommandLine(START_COMMAND_LINE, argv);
-  const ns = parseNSpec(values.n ?? (values.small ? SMALL_NS : DEFAULT_NS), '--n');
+  const ns = parseSizes(values.n ?? (values.small ? SMALL_NS : DEFAULT_NS), '--n');
   const workers =
     values.workers === undefined
       ? undefined
@@ -70,10 +71,10 @@ async function main(argv: readonly string[]): Promise<number> {
   ]);
   const logger = createLogger({ name: 'wq-start', level: 'info' });
   const controller = new AbortController();
-  let interrupted = false;
+  let interrupted: NodeJS.Signals | undefined;
   const stop = (signal: NodeJS.Signals): void => {
     if (interrupted) return;
-    interrupted = true;
+    interrupted = signal;
     logger.info({ signal }, 'stopping');
     controller.abort();
   };
@@ -92,8 +93,9 @@ async function main(argv: readonly string[]): Promise<number> {
       ...(workers === undefined ? {} : { workers }),
     });
   } catch (err) {
-    // Whatever broke while shutting down on a signal, the run was interrupted.
-    throw interrupted ? new InterruptedError() : err;
+    // Whatever broke while shutting down on a signal, the run was stopped by that signal: one
+    // line naming it, and its exit code.
+    throw interrupted ? new InterruptedError(interrupted) : err;
   }
 }
 

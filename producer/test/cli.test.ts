@@ -40,6 +40,8 @@ const S_1_TO_11 = KNOWN_S.slice(0, 11);
 // What the refusals below say is allowed, for the phrases several of them share.
 const NS_ALLOWED = 'expected sizes from 1 to 32 as "14", "4-12" or "4,6,10-12"';
 const N_ALLOWED = 'expected an integer from 1 to 32';
+/** Beside the range when a larger n was asked for: why 32 is the largest. */
+const LARGEST = "(32 is the largest: a board's columns are the bits of a 32-bit integer)";
 const INTEGER_1_TO_1024 = 'an integer from 1 to 1024';
 const ONLY_NS = 'expected only <ns> and options';
 const ONLY_SWEEP = 'expected only <sweep> and options';
@@ -50,7 +52,12 @@ describe.concurrent('when the command line is wrong', () => {
   it.each([
     [['compute', '0'], `wq compute: n: "0" is not allowed; ${NS_ALLOWED}`],
     [['compute', 'abc'], `wq compute: n: "abc" is not allowed; ${NS_ALLOWED}`],
-    [['compute', '40'], `wq compute: n: "40" is not allowed; ${NS_ALLOWED}`],
+    [['compute', '40'], `wq compute: n: "40" is not allowed; ${NS_ALLOWED} ${LARGEST}`],
+    [['compute', '99'], `wq compute: n: "99" is not allowed; ${NS_ALLOWED} ${LARGEST}`],
+    [['sweep', '40'], `wq sweep: n: "40" is not allowed; ${NS_ALLOWED} ${LARGEST}`],
+    [['plan', '1000'], `wq plan: n: "1000" is not allowed; ${NS_ALLOWED} ${LARGEST}`],
+    [['results', '4,33'], `wq results: n: "4,33" is not allowed; ${NS_ALLOWED} ${LARGEST}`],
+    [['verify', '1-33'], `wq verify: n: "1-33" is not allowed; ${NS_ALLOWED} ${LARGEST}`],
     [['compute', '5-3'], `wq compute: n: "5-3" is not allowed; ${NS_ALLOWED}`],
     [['compute'], `wq compute: missing <ns>; ${NS_ALLOWED}`],
     [
@@ -113,7 +120,8 @@ describe.concurrent('when the command line is wrong', () => {
       `wq worker: --concurrency: "99999999999999999999" is not allowed; expected ${INTEGER_1_TO_1024}`,
     ],
     [['dashboard', 'extra'], `wq dashboard: argument: "extra" is not allowed; ${NO_ARGUMENTS}`],
-    [['boards', '33'], `wq boards: n: "33" is not allowed; ${N_ALLOWED}`],
+    [['boards', '33'], `wq boards: n: "33" is not allowed; ${N_ALLOWED} ${LARGEST}`],
+    [['classic', '99'], `wq classic: n: "99" is not allowed; ${N_ALLOWED} ${LARGEST}`],
     [['classic', '0'], `wq classic: n: "0" is not allowed; ${N_ALLOWED}`],
     [['unique', 'x'], `wq unique: n: "x" is not allowed; ${N_ALLOWED}`],
   ])('wq %j exits with 2 and one line saying what is allowed', async (args, message) => {
@@ -164,7 +172,7 @@ describe.concurrent('when a value is huge or very long', () => {
   it('echoes the start of a long n spec and its length', async () => {
     const run = await wq('sweep', long);
     expect(run.stderr).toBe(
-      `wq sweep: n: "${'1'.repeat(79)}… (100002 characters) is not allowed; ${NS_ALLOWED}\n`,
+      `wq sweep: n: "${'1'.repeat(79)}… (100002 characters) is not allowed; ${NS_ALLOWED} ${LARGEST}\n`,
     );
   });
 
@@ -193,6 +201,15 @@ describe.concurrent('when asked for help', () => {
     for (const name of ['compute', 'classic', 'unique', 'boards']) {
       expect(run.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
     }
+  });
+
+  it('ends with the exit codes, one per stop signal', async () => {
+    const run = await wq('--help');
+    expect(lines(run.stdout).slice(-3)).toEqual([
+      'Exit codes: 0 done, 1 the work failed, 2 bad input; a long-running command (worker,',
+      'dashboard, sweep --wait, status --watch) stopped by a signal says so in one line and exits',
+      'with 128 + its number: 129 SIGHUP, 130 SIGINT (Ctrl-C), 131 SIGQUIT, 140 SIGUSR2, 143 SIGTERM.',
+    ]);
   });
 
   it.each([

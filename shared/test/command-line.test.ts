@@ -120,7 +120,12 @@ describe('when an error ends a command', () => {
       1,
     ],
     ['a bug', new TypeError('x is undefined'), 1],
-    ['a signal', new InterruptedError('SIGINT'), 130],
+    ['Ctrl-C', new InterruptedError('SIGINT'), 130],
+    ['SIGHUP', new InterruptedError('SIGHUP'), 129],
+    ['SIGQUIT', new InterruptedError('SIGQUIT'), 131],
+    ['SIGUSR2', new InterruptedError('SIGUSR2'), 140],
+    ['SIGTERM', new InterruptedError('SIGTERM'), 143],
+    ['an interruption of no known signal', new InterruptedError(), 130],
   ])('exits for %s with the policy code', (_, error, code) => {
     expect(exitCodeOf(error)).toBe(code);
   });

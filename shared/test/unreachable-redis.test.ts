@@ -58,3 +58,26 @@ describe('when REDIS_URL is not a Redis URL', () => {
     ]);
   });
 });
+
+describe('when REDIS_URL is set but empty', () => {
+  const line =
+    'REDIS_URL: "" is not allowed; expected redis://[user:password@]host[:port][/db] or rediss:// for TLS (unset it for redis://127.0.0.1:6379)';
+
+  it('is bad input naming REDIS_URL and what is allowed, never the default server', () => {
+    expect(() => compileConfig({ REDIS_URL: '' })).toThrow(line);
+    expect(() => compileConfig({ REDIS_URL: '  ' })).toThrow(line.replace('""', '"  "'));
+    expect(compileConfig({}).redisUrl).toBe('redis://127.0.0.1:6379');
+  });
+
+  it('only carries no credentials beside REDIS_CLUSTER_NODES', () => {
+    const config = compileConfig({
+      REDIS_URL: '',
+      REDIS_CLUSTER_NODES: '127.0.0.1:7000',
+      WQ_PREFIX: '{wq}',
+    });
+    expect([config.redisUrl, config.redis.password]).toEqual([
+      'redis-cluster://127.0.0.1:7000',
+      undefined,
+    ]);
+  });
+});

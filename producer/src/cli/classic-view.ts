@@ -1,6 +1,11 @@
 // `wq sweep` and `wq results` for the classic problem: Q(n) and the classes.
 import { InvalidInputError } from '@weak-queens/shared/contracts';
-import { type ProblemView, reportSubmission, unverifiedNote } from './problem-views.js';
+import {
+  nothingShown,
+  type ProblemView,
+  reportSubmission,
+  unverifiedNote,
+} from './problem-views.js';
 
 export const classicView: ProblemView = {
   /** The flows, then (with --wait) Q(n) and the classes. */
@@ -52,8 +57,9 @@ export const classicView: ProblemView = {
       });
     }
     if (values.export !== undefined) {
-      writeExport(values.export, await transfer.classicExportLines(client.classic, ns));
-      return 0;
+      const lines = await transfer.classicExportLines(client.classic, ns);
+      writeExport(values.export, lines);
+      return lines.length === 0 ? nothingShown(transfer, ns) : 0;
     }
     const results = await client.classicResults(ns ?? []);
     process.stdout.write(
@@ -61,6 +67,13 @@ export const classicView: ProblemView = {
         ? (ns ?? []).map((n) => output.classicJsonLine(n, results.get(n)) + '\n').join('')
         : output.classicTable(ns ?? [], results),
     );
-    return 0;
+    if (results.size > 0) return 0;
+    // A Q(n) there that is not shown (a forgery, a record of another key) is not "nothing".
+    const held = await Promise.all((ns ?? []).map((n) => client.classic.resultsStored([n])));
+    return nothingShown(
+      transfer,
+      ns,
+      (ns ?? []).filter((_, i) => held[i]),
+    );
   },
 };

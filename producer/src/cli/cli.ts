@@ -1,6 +1,6 @@
 // The `wq` dispatcher: picks the command, answers --help everywhere, and turns every failure into
 // one line on stderr and an exit code by the one policy of @weak-queens/shared/process (0 ok, 1 the
-// work failed, 2 bad command line or setup, 130 interrupted), never a stack trace.
+// work failed, 2 bad command line or setup, 128 + a stop signal's number), never a stack trace.
 import {
   EXIT_OK,
   InvalidInputError,
@@ -66,7 +66,9 @@ export class Cli {
       ...lines,
       '',
       'Run "wq <command> --help" for the arguments and options of a command.',
-      'Exit codes: 0 done, 1 the work failed, 2 bad input, 130 interrupted.',
+      'Exit codes: 0 done, 1 the work failed, 2 bad input; a long-running command (worker,',
+      'dashboard, sweep --wait, status --watch) stopped by a signal says so in one line and exits',
+      'with 128 + its number: 129 SIGHUP, 130 SIGINT (Ctrl-C), 131 SIGQUIT, 140 SIGUSR2, 143 SIGTERM.',
     ].join('\n');
   }
 

@@ -21,6 +21,11 @@ export interface FollowContext {
   /** "wq sweep", "npm start": the prefix of the outage line. */
   readonly command: string;
   readonly stderr?: NodeJS.WritableStream;
+  /**
+   * Aborted when the follower is being stopped (`npm start` on a signal): the connection it
+   * then loses is its own doing, not an outage to report.
+   */
+  readonly stopping?: AbortSignal;
 }
 
 /** The one line said when Redis goes away, once per outage. */
@@ -37,6 +42,7 @@ export function outageRider(context: FollowContext, before?: () => void): Outage
     url: config.redisUrl,
     boundMs: config.redisOutageMs,
     onOutage: (err) => {
+      if (context.stopping?.aborted) return;
       before?.();
       stderr.write(outageLine(command, config.redisOutageMs, err));
     },
@@ -94,8 +100,15 @@ export async function followSweep(
         );
       },
       onDisconnect: (err) => {
+        if (options.stopping?.aborted) return;
         bar.clear();
         stderr.write(outageLine(options.command, boundMs, err));
+      },
+      onNoLiveWorker: () => {
+        bar.clear();
+        stderr.write(
+          `${options.command}: no live worker: start one with \`wq worker\`; the sweep waits for it\n`,
+        );
       },
     })
     .finally(() => bar.clear());

@@ -1,9 +1,11 @@
 // Entry point of the `wq` binary (bin/wq.js runs it bundled: dist/bundle/wq.cjs).
 //
-// No SIGINT/SIGTERM handler on purpose: a computation holds no external state, so the default
-// (exit at once, worker threads included) is the graceful close, and a handler could not run
-// anyway while an in-process count (--threads 1) keeps the event loop busy. SIGQUIT and SIGUSR2
-// are made to end it as SIGTERM does (a submission in progress is left recorded as interrupted).
+// No SIGINT/SIGTERM handler here on purpose: a computation holds no external state, so the
+// default (exit at once, worker threads included) is the graceful close, and a handler could not
+// run anyway while an in-process count (--threads 1) keeps the event loop busy. SIGQUIT and
+// SIGUSR2 are made to end it as SIGTERM does. The commands that run until stopped (`wq worker`,
+// `wq dashboard`, `wq sweep --wait`, `wq status --watch`) answer every stop signal themselves,
+// with one line and 128 + its number.
 import { EXIT_FAILED, endOnQuitLikeTerm } from '@weak-queens/shared/process';
 import { createCli } from './cli.js';
 import { commands } from './commands/index.js';

@@ -89,3 +89,24 @@ export function unverifiedNote(units: number): string {
         'each is counted again before it enters a sum'
     : '';
 }
+
+/**
+ * `wq results` asked for results and has none to show: not a success, so that a script does not
+ * take an empty answer for one. Says why (nothing there, or records that do not hold up) and
+ * returns exit code 1. `held` are the n that hold something that is not shown.
+ */
+export function nothingShown(
+  transfer: ResultsFiles['transfer'],
+  ns: readonly number[] | undefined,
+  held: readonly number[] = [],
+): number {
+  const sizes = ns === undefined ? '' : ` for ${transfer.describeSizes(ns)}`;
+  process.stderr.write(
+    held.length === 0
+      ? `wq results: nothing stored${sizes}\n`
+      : `wq results: nothing shown${sizes}: what is stored for ${transfer.describeSizes(held)} ` +
+          'is not borne out (edited, forged, or signed under another WQ_RESULT_KEY or none; ' +
+          'see wq status), and a sweep of it counts it again\n',
+  );
+  return 1;
+}

@@ -24,14 +24,22 @@ export function statusLines(report: StatusReport): string[] {
     lines.push(
       `sweep ${s.sweep.id}${problem}  ${s.sweep.createdAt}  n done ${s.done}/${s.total}${work(s.workDone)}  units ${s.unitsDone}/${s.units}${s.etaSeconds === null ? '' : `  eta ${Math.ceil(s.etaSeconds)} s`}${cancelled}`,
     );
+    // An n its submission never queued has no jobs, which the progress reader cannot tell from
+    // jobs removed: it is not cancelled, and the line below says how to queue it.
+    const notQueued = new Set(s.notQueued?.ns ?? []);
     for (const size of s.sizes) {
+      const n = `  n = ${String(size.n).padStart(2)}`;
+      if (notQueued.has(size.n)) {
+        lines.push(`${n}  not queued`);
+        continue;
+      }
       const result =
         size.Q !== undefined ? `Q = ${size.Q}  unique = ${size.unique}` : `S = ${size.S}`;
       const detail =
         size.state === 'done'
           ? result
           : `${size.unitsDone}/${size.units} units${size.reason ? `  ${size.reason}` : ''}`;
-      lines.push(`  n = ${String(size.n).padStart(2)}  ${size.state.padEnd(9)}  ${detail}`);
+      lines.push(`${n}  ${size.state.padEnd(9)}  ${detail}`);
     }
     lines.push(...unfitLines(s).map((line) => `  ${line}`));
     if (s.notQueued) lines.push(`  ${notQueuedLine(s.sweep.id, s.notQueued)}`);

@@ -1,6 +1,11 @@
 // `wq sweep` and `wq results` for the weak problem: N(n, D) and S(n).
 import { planningReporter } from './planning-reporter.js';
-import { type ProblemView, reportSubmission, unverifiedNote } from './problem-views.js';
+import {
+  nothingShown,
+  type ProblemView,
+  reportSubmission,
+  unverifiedNote,
+} from './problem-views.js';
 import { resultsTable } from './results-table.js';
 
 export const weakView: ProblemView = {
@@ -40,7 +45,7 @@ export const weakView: ProblemView = {
       const lines: string[] = [];
       for await (const line of transfer.exportResults(client.store, ns)) lines.push(line);
       writeExport(values.export, lines);
-      return 0;
+      return lines.length === 0 ? nothingShown(transfer, ns) : 0;
     }
     const results = await client.results(ns ?? []);
     if (values.json) {
@@ -50,6 +55,7 @@ export const weakView: ProblemView = {
     } else {
       process.stdout.write(resultsTable(results));
     }
-    return 0;
+    if (results.some((r) => r.S !== undefined || r.N.some((v) => v !== undefined))) return 0;
+    return nothingShown(transfer, ns, await client.store.storedSizes(ns ?? []));
   },
 };

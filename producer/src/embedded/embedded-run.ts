@@ -46,8 +46,9 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
     if (dashboard?.exitCode === null) dashboard.kill('SIGKILL');
   };
   let redisUrl = env.REDIS_URL;
-  // A cluster (REDIS_CLUSTER_NODES) is used as given: no private server then.
-  const privateRedis = !redisUrl && !env.REDIS_CLUSTER_NODES?.trim();
+  // A cluster (REDIS_CLUSTER_NODES) is used as given: no private server then. A REDIS_URL set
+  // but blank is refused by compileConfig, not taken as a wish for a private server.
+  const privateRedis = redisUrl === undefined && !env.REDIS_CLUSTER_NODES?.trim();
   const dataDir = resolve(options.dataDir ?? '.data');
   // Before anything starts: a run that finds ./.data held by another stops here, and says so.
   const lock = privateRedis
@@ -112,6 +113,7 @@ export async function runEmbedded(options: EmbeddedOptions): Promise<number> {
       config,
       command: 'npm start',
       ...(options.stderr ? { stderr: options.stderr } : {}),
+      ...(options.signal ? { stopping: options.signal } : {}),
     };
     const submission = await submitSweep(client, options.ns, {}, context);
     logger.info({ sweep: submission.sweep.id, jobs: submission.added }, 'sweep submitted');

@@ -2,7 +2,7 @@
 // never imports the worker package: it resolves the worker's entry file and runs it with node.
 import { type ChildProcess, spawn, type StdioOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { STOP_SIGNALS } from '@weak-queens/shared/process';
+import { signalExitCode, STOP_SIGNALS, stoppedLine } from '@weak-queens/shared/process';
 
 /** The worker package's process entry (`@weak-queens/worker/main`, i.e. its dist/main.js). */
 export function workerEntry(): string {
@@ -59,17 +59,28 @@ export { STOP_SIGNALS } from '@weak-queens/shared/process';
 
 /**
  * Waits for a child that runs a whole command (`wq worker`, `wq dashboard`), forwarding
- * every stop signal so that the child closes gracefully; resolves with its exit code. Spawn
- * the child detached (its own process group), so that a terminal's Ctrl-C or hangup reaches it
- * once, through this, and not twice (twice means "exit now").
+ * every stop signal so that the child closes gracefully; resolves with its exit code, and when
+ * a forwarded signal ended it (its code is that signal's), says so in one line on `stderr`.
+ * Spawn the child detached (its own process group), so that a terminal's Ctrl-C or hangup
+ * reaches it once, through this, and not twice (twice means "exit now").
  */
-export async function runForwardingSignals(child: ChildProcess): Promise<number> {
+export async function runForwardingSignals(
+  child: ChildProcess,
+  command: string,
+  stderr: NodeJS.WritableStream = process.stderr,
+): Promise<number> {
+  const forwarded: NodeJS.Signals[] = [];
   const forward = (signal: NodeJS.Signals): void => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    forwarded.push(signal);
+    child.kill(signal);
   };
   for (const signal of STOP_SIGNALS) process.on(signal, forward);
   try {
-    return await exitOf(child);
+    const code = await exitOf(child);
+    const by = forwarded.findLast((signal) => signalExitCode(signal) === code);
+    if (by !== undefined) stderr.write(`${stoppedLine(command, by)}\n`);
+    return code;
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, forward);
   }

@@ -59,6 +59,20 @@ export class SweepFailedError extends WorkFailedError {
   }
 }
 
+/**
+ * Thrown by `waitFor` when the sweep's own record is gone from Redis while it is followed: deleted
+ * with its keys, or the database flushed (FLUSHALL). Nothing of it is left to wait for, so the
+ * work failed (exit 1); the sizes asked are the user's to submit again.
+ */
+export class SweepGoneError extends WorkFailedError {
+  constructor(readonly sweepId: string) {
+    super(
+      `sweep ${sweepId}: the sweep's records are gone from Redis (deleted, or the database ` +
+        'flushed) while it ran; submit its sizes again',
+    );
+  }
+}
+
 /** A refused line of `wq results --import` (result-transfer.ts, classic-transfer.ts): its number in the file (from 1) and why. */
 export interface RefusedLine {
   readonly line: number;

@@ -8,7 +8,7 @@ import { AggregateSignal } from './aggregate-signal.js';
 import type { FlowCleanup } from './flow-cleanup.js';
 import { OutageRider } from './outage-rider.js';
 import type { PipelineParts } from './pipeline-parts.js';
-import { SweepFailedError } from './errors.js';
+import { SweepFailedError, SweepGoneError } from './errors.js';
 import type { ProgressReadOptions, SweepProgress, UnfitUnit } from './sweep-progress.js';
 import type { SweepProgressReader } from './sweep-progress-reader.js';
 import { advertisedMemory } from './unit-routing.js';
@@ -76,9 +76,11 @@ export class SweepWatcher {
 
   /**
    * Polls until every n of the sweep is done. Throws when one fails or disappears (cancelled),
-   * naming it and the reason. A lost connection (Redis restarting) is waited out for up to
-   * `reconnectMs` (default WQ_REDIS_OUTAGE_MS): the sweep goes on without us, so we just poll
-   * again; past it, one RedisUnavailableError.
+   * naming it and the reason, and SweepGoneError when the sweep's own record is gone (a sweep
+   * is followed by whoever submitted it, so a record missing was deleted, or Redis flushed). A
+   * lost connection (Redis restarting) is waited out for up to `reconnectMs` (default
+   * WQ_REDIS_OUTAGE_MS): the sweep goes on without us, so we just poll again; past it, one
+   * RedisUnavailableError.
    */
   async waitFor(
     sweepId: string,
@@ -88,6 +90,13 @@ export class SweepWatcher {
       onDisconnect?: (err: Error) => void;
       /** Once per Redis outage, when Redis answers again. */
       onReconnect?: (downMs: number) => void;
+      /**
+       * Once, when the sweep is unfinished and no worker has been live for `noWorkerMs`: the
+       * wait goes on (a worker started later takes the jobs).
+       */
+      onNoLiveWorker?: () => void;
+      /** Default NO_WORKER_MS. */
+      noWorkerMs?: number;
       intervalMs?: number;
       reconnectMs?: number;
     } = {},
@@ -118,6 +127,9 @@ export class SweepWatcher {
     });
     const pause = (ms: number): Promise<void> => signal.sleep(ms);
     const intervalMs = options.intervalMs ?? 250;
+    const noWorker = options.onNoLiveWorker
+      ? new NoWorkerCheck(this.parts, options.noWorkerMs ?? NO_WORKER_MS, options.onNoLiveWorker)
+      : undefined;
     // Whether the last wait ended early because every result was in: if the full read then
     // disagrees, the next wait is a whole interval (no loop of early reads).
     let endedEarly = false;
@@ -127,16 +139,17 @@ export class SweepWatcher {
     // small sweep is over within the interval. A sweep whose results are all stored is read at
     // once. The first read has no ETA (it would be the plan's again); the next ones have it,
     // from the rates of the units done by then.
-    const sweep = await rider.run(() => this.parts.registry.find(sweepId), pause);
-    if (sweep && !(await this.allStored(sweep))) {
+    const sweep = await rider.run(() => this.followed(sweepId), pause);
+    if (!(await this.allStored(sweep))) {
       endedEarly = await this.nextRead(sweep, performance.now(), intervalMs, signal, true);
     }
     for (let reads = 0; ; reads++) {
       const eta = reads > 0;
-      const progress = await rider.run(() => this.progress(sweepId, { eta }), pause);
+      const progress = await rider.run(() => this.followedProgress(sweepId, { eta }), pause);
       const readAt = performance.now();
       options.onProgress?.(progress);
       if (progress.done === progress.total) return progress;
+      await rider.run(() => noWorker?.check() ?? Promise.resolve(), pause);
       const broken = progress.sizes.find((s) => s.state === 'failed' || s.state === 'cancelled');
       if (broken) {
         throw new SweepFailedError(
@@ -149,6 +162,23 @@ export class SweepWatcher {
       }
       endedEarly = await this.nextRead(progress.sweep, readAt, intervalMs, signal, !endedEarly);
     }
+  }
+
+  /** The followed sweep's record; its absence means it is gone, not that the id is wrong. */
+  private async followed(sweepId: string): Promise<SweepRecord> {
+    const sweep = await this.parts.registry.find(sweepId);
+    if (sweep === undefined) throw new SweepGoneError(sweepId);
+    return sweep;
+  }
+
+  /** The followed sweep's progress (see `progress`), or SweepGoneError. */
+  private async followedProgress(
+    sweepId: string,
+    options: ProgressReadOptions,
+  ): Promise<SweepProgress> {
+    const [read] = await this.progressReader().read([await this.followed(sweepId)], options);
+    if (!read) throw new Error(`sweep ${sweepId} was read but not returned`);
+    return this.withUnfit(read);
   }
 
   /**
@@ -239,5 +269,44 @@ export class SweepWatcher {
       }
       await signal.sleep(options.pollMs ?? 250);
     }
+  }
+}
+
+/**
+ * How long a wait sees no live worker before it says so: longer than a worker's heartbeat
+ * interval (5 s), so that a worker back from a Redis outage has heartbeated again by then.
+ */
+const NO_WORKER_MS = 6000;
+/** How often the wait asks whether a worker is live (one command), until it has said so. */
+const NO_WORKER_CHECK_MS = 1000;
+
+/**
+ * Whether a followed sweep has a worker to run it: says once that none is live when none has been
+ * seen for `afterMs` on end, and never asks again once it has said it.
+ */
+class NoWorkerCheck {
+  private nextAt = 0;
+  /** When a check first found no live worker, since the last one that found one. */
+  private noneSince?: number;
+  private said = false;
+
+  constructor(
+    private readonly parts: PipelineParts,
+    private readonly afterMs: number,
+    private readonly say: () => void,
+  ) {}
+
+  async check(): Promise<void> {
+    const now = performance.now();
+    if (this.said || now < this.nextAt) return;
+    this.nextAt = now + Math.min(NO_WORKER_CHECK_MS, this.afterMs);
+    if ((await this.parts.registry.liveWorkers()).length > 0) {
+      this.noneSince = undefined;
+      return;
+    }
+    this.noneSince ??= now;
+    if (now - this.noneSince < this.afterMs) return;
+    this.said = true;
+    this.say();
   }
 }

@@ -165,6 +165,9 @@ export function compileConfig(
     }
   }
   const vars = parseInput(ConfigEnvSchema, input, { name: '', qualify: false });
+  if (overrides.redisUrl === undefined && vars.REDIS_CLUSTER_NODES === undefined) {
+    refuseBlankRedisUrl(env.REDIS_URL);
+  }
   const url = overrides.redisUrl ?? vars.REDIS_URL ?? DEFAULT_REDIS_URL;
   const lockMs = overrides.lockMs ?? vars.WQ_LOCK_MS ?? DEFAULT_LOCK_MS;
   // The cores, or in a container with a CPU quota its whole CPUs (worker-memory.ts).
@@ -436,8 +439,26 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
+const REDIS_URL_ALLOWED = 'redis://[user:password@]host[:port][/db] or rediss:// for TLS';
+
+/**
+ * A REDIS_URL set but blank is a mistake (an unset shell variable, `REDIS_URL=` in a file), not a
+ * wish for the default server: taken as unset it would send every command to 127.0.0.1:6379,
+ * maybe someone else's Redis. With REDIS_CLUSTER_NODES it only carries credentials, and blank
+ * means none.
+ */
+function refuseBlankRedisUrl(text: string | undefined): void {
+  if (text !== undefined && text.trim() === '') {
+    throw new InvalidInputError(
+      'REDIS_URL',
+      text,
+      `${REDIS_URL_ALLOWED} (unset it for ${DEFAULT_REDIS_URL})`,
+    );
+  }
+}
+
 export function parseRedisUrl(url: string, field = 'REDIS_URL'): RedisSettings {
-  const allowed = 'redis://[user:password@]host[:port][/db] or rediss:// for TLS';
+  const allowed = REDIS_URL_ALLOWED;
   let parsed: URL;
   try {
     parsed = new URL(url);

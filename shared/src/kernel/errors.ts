@@ -37,11 +37,14 @@ export class UsageError extends WeakQueensError {
   readonly retryable = false;
 }
 
-/** A run stopped because it was asked to (Ctrl-C, SIGTERM, SIGHUP): exit code 130. */
+/**
+ * A run stopped because it was asked to (Ctrl-C, SIGTERM, SIGHUP, …): exit code 128 + the
+ * signal's number (130 when the signal is not known).
+ */
 export class InterruptedError extends WeakQueensError {
   readonly retryable = false;
-  constructor(readonly signal?: string) {
-    super(signal ? `interrupted by ${signal}` : 'interrupted');
+  constructor(readonly signal?: NodeJS.Signals) {
+    super(signal ? `stopped by ${signal}` : 'interrupted');
   }
 }
 

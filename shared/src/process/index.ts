@@ -19,19 +19,21 @@ export {
   EXIT_INTERRUPTED,
   EXIT_OK,
   EXIT_USAGE,
-  type ExitCode,
   exitCodeOf,
   reportFailure,
   type ReportOptions,
+  signalExitCode,
 } from './exit-code.js';
 export { errorLine, MAX_ERROR_LINE } from './error-line.js';
 export {
   closeOnStopSignals,
   endOnQuitLikeTerm,
+  exitOnStopSignals,
   STOP_SIGNALS,
   type StopLogger,
   type StopSignal,
   type StopSignalOptions,
+  stoppedLine,
 } from './stop-signals.js';
 export {
   InterruptedError,

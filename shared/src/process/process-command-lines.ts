@@ -19,8 +19,9 @@ export const WORKER_COMMAND_LINE = {
     },
   },
   notes: `SIGINT/SIGTERM/SIGHUP/SIGQUIT/SIGUSR2: stop taking jobs, let active units finish for
-WQ_SHUTDOWN_GRACE_MS (10000), then hand the rest back to the queue (exit 0; a second signal
-exits at once, 130).
+WQ_SHUTDOWN_GRACE_MS (10000), then hand the rest back to the queue; "wq worker: stopped by
+SIGTERM" and exit 128 + the signal's number (143 for SIGTERM, 130 for Ctrl-C); a second signal
+exits at once.
 
 Until Redis answers the worker waits, with a log line every WQ_REDIS_WAIT_LOG_MS (30000).
 
@@ -58,5 +59,6 @@ export const DASHBOARD_COMMAND_LINE = {
   notes: `DASHBOARD_TOKEN (at least 16 characters): every request then needs it, as
 "Authorization: Bearer <token>" or through the login form (a session cookie).
 Prints "dashboard: <url>" on stdout once listening; Ctrl-C, SIGTERM, SIGHUP, SIGQUIT or SIGUSR2
-closes it (within WQ_SHUTDOWN_GRACE_MS, also with Redis down).`,
+closes it (within WQ_SHUTDOWN_GRACE_MS, also with Redis down), then "wq dashboard: stopped by
+SIGTERM" and exit 128 + the signal's number (143 for SIGTERM, 130 for Ctrl-C).`,
 } as const satisfies CommandDefinition;

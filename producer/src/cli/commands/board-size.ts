@@ -5,6 +5,7 @@ import {
   parseIntegerOption,
   type PositionalDefinition,
 } from '@weak-queens/shared/process';
+import { withLargestReason } from './n-spec.js';
 
 export const BOARD_SIZE: PositionalDefinition = {
   name: 'n',
@@ -13,5 +14,9 @@ export const BOARD_SIZE: PositionalDefinition = {
 };
 
 export function parseBoardSize(text: string): number {
-  return parseIntegerOption('n', text, 1, MAX_N);
+  try {
+    return parseIntegerOption('n', text, 1, MAX_N);
+  } catch (error) {
+    throw withLargestReason(error, text);
+  }
 }

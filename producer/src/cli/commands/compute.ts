@@ -57,8 +57,8 @@ Examples:
   wq compute 4,6,10-12 --algorithm dfs --threads 2`,
   },
   async ({ values, positionals }) => {
-    const { parseNSpec } = await import('@weak-queens/shared/contracts');
-    const ns = parseNSpec(positionals[0] ?? '');
+    const { parseSizes } = await import('./n-spec.js');
+    const ns = parseSizes(positionals[0] ?? '');
     const algorithm = parseAlgorithm(values.algorithm);
     const threads =
       values.threads === undefined

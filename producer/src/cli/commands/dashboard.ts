@@ -11,5 +11,5 @@ export const dashboardCommand = defineCommand(DASHBOARD_COMMAND_LINE, ({ values 
   const args = Object.entries(values).flatMap(([name, value]) =>
     value === undefined ? [] : [`--${name}`, value],
   );
-  return runForwardingSignals(spawnDashboardProcess({ args, detached: true }));
+  return runForwardingSignals(spawnDashboardProcess({ args, detached: true }), 'wq dashboard');
 });

@@ -9,7 +9,6 @@ import {
   defaultWorkerMemory,
   InvalidInputError,
   parseByteSize,
-  parseNSpec,
   positiveInteger,
 } from '@weak-queens/shared/contracts';
 import type { ClusterDescription, ClusterPlan } from '@weak-queens/shared/client';
@@ -17,7 +16,7 @@ import { parseIntegerOption } from '@weak-queens/shared/process';
 import { defineCommand } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
 import { formatBytes } from '../unfit-lines.js';
-import { N_SPEC } from './n-spec.js';
+import { N_SPEC, parseSizes } from './n-spec.js';
 
 export const planCommand = defineCommand(
   {
@@ -69,7 +68,7 @@ simulated as the queue runs units: largest first, each on the slot that frees up
 Efficiency = core-seconds ÷ (workers × slots × makespan).`,
   },
   async ({ values, positionals }) => {
-    const ns = parseNSpec(positionals[0] ?? '');
+    const ns = parseSizes(positionals[0] ?? '');
     const { workers: workersFlag, slots: slotsFlag, memory: memoryFlag } = values;
     const sample =
       values.sample === undefined || values.sample === 'all'

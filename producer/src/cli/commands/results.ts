@@ -5,7 +5,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import {
   compileConfig,
   InvalidInputError,
-  parseNSpec,
   parseProblem,
   PROBLEMS,
 } from '@weak-queens/shared/contracts';
@@ -13,7 +12,7 @@ import type { ImportRefusedError } from '@weak-queens/shared/client';
 import { defineCommand } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
 import { problemView } from '../problem-views.js';
-import { N_SPEC } from './n-spec.js';
+import { N_SPEC, parseSizes } from './n-spec.js';
 
 export const resultsCommand = defineCommand(
   {
@@ -59,6 +58,9 @@ export const resultsCommand = defineCommand(
           'with --import: take the units and their plans only, leave N(n, D) and S(n) out;\nhow a sweep in progress moves to a store without its key: units nobody here vouches for\nstay unverified, and `wq sweep <ns> --verify` counts only what is missing, vouching for\nthem when its second count agrees',
       },
     },
+    notes: `Exit code 1 when nothing is shown for the sizes asked (also with --export, for an export
+of nothing), with one line on stderr saying whether nothing is stored or what is stored is not
+borne out; the table, JSON or CSV still shows each of them as missing.`,
   },
   async ({ values, positionals }) => {
     const formats = [
@@ -87,7 +89,7 @@ export const resultsCommand = defineCommand(
     ) {
       throw new InvalidInputError('ns', '', N_SPEC.allowed);
     }
-    const ns = positionals[0] === undefined ? undefined : parseNSpec(positionals[0]);
+    const ns = positionals[0] === undefined ? undefined : parseSizes(positionals[0]);
     const problem = parseProblem(values.problem, '--problem');
     const client = await openPipelineClient(compileConfig(), 'results');
     try {

@@ -18,6 +18,11 @@ export const statusCommand = defineCommand(
     },
   },
   async ({ values }) => {
+    // Watching never ends by itself: a stop signal ends it in one line and its exit code.
+    if (values.watch) {
+      const { exitOnStopSignals } = await import('@weak-queens/shared/process');
+      exitOnStopSignals('wq status');
+    }
     const { withPipelineClient } = await import('../pipeline-connection.js');
     const { statusLines } = await import('../status-lines.js');
     return withPipelineClient('status', async (client) => {

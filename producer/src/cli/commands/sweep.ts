@@ -3,15 +3,14 @@ import {
   compileConfig,
   InvalidInputError,
   MAX_TARGET_SECONDS,
-  parseNSpec,
   parseProblem,
   parseTargetSeconds,
   PROBLEMS,
 } from '@weak-queens/shared/contracts';
-import { integerRange, parseIntegerOption } from '@weak-queens/shared/process';
+import { exitOnStopSignals, integerRange, parseIntegerOption } from '@weak-queens/shared/process';
 import { defineCommand } from '../command.js';
 import { openPipelineClient } from '../pipeline-connection.js';
-import { N_SPEC } from './n-spec.js';
+import { N_SPEC, parseSizes } from './n-spec.js';
 import { problemView } from '../problem-views.js';
 
 export const sweepCommand = defineCommand(
@@ -63,10 +62,12 @@ by the other method; with --json, {"n":16,"Q":"…","unique":"…"})`,
       },
     },
     notes: `Values already in the result store are not recomputed; an n already queued is not added again.
-With --wait, progress goes to stderr: a bar on a terminal, else a line every 10 s (or 10 %).`,
+With --wait, progress goes to stderr: a bar on a terminal, else a line every 10 s (or 10 %).
+A stop signal ends the wait with "wq sweep: stopped by SIGINT" and exit 128 + its number (130
+for Ctrl-C, 143 for SIGTERM); the sweep goes on (wq status, wq cancel <sweep>).`,
   },
   async ({ values, positionals }) => {
-    const ns = parseNSpec(positionals[0] ?? '');
+    const ns = parseSizes(positionals[0] ?? '');
     const target = values['target-seconds'];
     const config = compileConfig(process.env, {
       ...(target !== undefined
@@ -86,6 +87,8 @@ With --wait, progress goes to stderr: a bar on a terminal, else a line every 10 
         'only with --problem classic --verify',
       );
     }
+    // Following a sweep may take hours: a stop signal ends it in one line, the sweep goes on.
+    if (values.wait) exitOnStopSignals('wq sweep');
     const client = await openPipelineClient(config, 'sweep');
     try {
       const view = await problemView(problem);

@@ -2,7 +2,7 @@
 // report each disagreement, and on request count the disagreeing n afresh.
 import type { VerifyOutcome } from '@weak-queens/shared/client';
 import { defineCommand } from '../command.js';
-import { N_SPEC } from './n-spec.js';
+import { N_SPEC, parseSizes } from './n-spec.js';
 
 export const verifyCommand = defineCommand(
   {
@@ -26,9 +26,9 @@ they agree (also settles units stored twice with two values)`,
     notes: 'Exit 0 when every n is verified or repaired, 1 otherwise.',
   },
   async ({ values, positionals }) => {
-    const { compileConfig, parseNSpec } = await import('@weak-queens/shared/contracts');
+    const { compileConfig } = await import('@weak-queens/shared/contracts');
     const { openPipelineClient } = await import('../pipeline-connection.js');
-    const ns = parseNSpec(positionals[0] ?? '');
+    const ns = parseSizes(positionals[0] ?? '');
     const config = compileConfig(process.env);
     const client = await openPipelineClient(config, 'verify');
     try {

@@ -8,7 +8,10 @@ import { defineCommand } from '../command.js';
 
 export const workerCommand = defineCommand(WORKER_COMMAND_LINE, ({ values }) => {
   workerConcurrency(values.concurrency);
-  return runForwardingSignals(spawnWorkerProcess({ args: workerArgs(values), detached: true }));
+  return runForwardingSignals(
+    spawnWorkerProcess({ args: workerArgs(values), detached: true }),
+    'wq worker',
+  );
 });
 
 function workerArgs(values: { concurrency: string | undefined }): string[] {
