@@ -72,6 +72,12 @@ export interface WorkerView {
   readonly memoryBytes: number | null;
   readonly slotBytes: number | null;
   readonly version: string | null;
+  /** `0.1.0+d9654b9` (null for workers that do not say). */
+  readonly build: string | null;
+  /** The protocol it speaks (1 for builds that do not say). */
+  readonly protocol: number;
+  /** True when its protocol is not the dashboard's: it takes none of this build's jobs. */
+  readonly otherProtocol: boolean;
   readonly startedAt: string;
   readonly lastSeenAt: string | null;
   /** Job ids being computed, e.g. `n14-d9-u3`. */

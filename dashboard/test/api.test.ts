@@ -8,6 +8,7 @@ import {
   CLASSIC_QUEENS,
   type WqConfig,
   KNOWN_S,
+  QUEUE_NAMES,
   UNIQUE_QUEENS,
 } from '@weak-queens/shared/contracts';
 import { startWorkerService, type WorkerService } from '@weak-queens/worker';
@@ -172,9 +173,16 @@ describe('when a sweep runs on a worker', () => {
     const text = res.text;
     // BullMQ's export for both queues, each family declared once.
     expect(text.match(/^# TYPE bullmq_job_count gauge$/gm)).toHaveLength(1);
-    expect(text).toMatch(/^bullmq_job_count\{queue="count", state="completed"\} \d+$/m);
-    expect(text).toMatch(/^bullmq_job_count\{queue="aggregate", state="failed"\} 0$/m);
-    expect(text).toMatch(/^bullmq_job_completed_total\{queue="count"\} [1-9]\d*$/m);
+    const { count, aggregate } = QUEUE_NAMES;
+    expect(text).toMatch(
+      new RegExp(`^bullmq_job_count\\{queue="${count}", state="completed"\\} \\d+$`, 'm'),
+    );
+    expect(text).toMatch(
+      new RegExp(`^bullmq_job_count\\{queue="${aggregate}", state="failed"\\} 0$`, 'm'),
+    );
+    expect(text).toMatch(
+      new RegExp(`^bullmq_job_completed_total\\{queue="${count}"\\} [1-9]\\d*$`, 'm'),
+    );
     // Unit durations and per-worker throughput seen on the queue events.
     const units = Number(/^wq_unit_duration_seconds_count\{[^}]*\} (\d+)$/m.exec(text)?.[1]);
     expect(units).toBeGreaterThan(0);
@@ -248,9 +256,9 @@ describe('when a sweep runs on a worker', () => {
     const queues = await http(base, '/queues/api/queues');
     expect(queues.status).toBe(200);
     const names = queues.json<{ queues: { name: string; readOnlyMode: boolean }[] }>().queues;
-    expect(names.map((q) => q.name).sort()).toEqual(['aggregate', 'count']);
+    expect(names.map((q) => q.name).sort()).toEqual([QUEUE_NAMES.aggregate, QUEUE_NAMES.count]);
     expect(names.every((q) => q.readOnlyMode)).toBe(true);
-    const pause = await http(base, '/queues/api/queues/count/pause', {
+    const pause = await http(base, `/queues/api/queues/${QUEUE_NAMES.count}/pause`, {
       method: 'PUT',
       headers: { Origin: base },
     });
@@ -400,7 +408,7 @@ describe('when a unit fails and the sweep is retried from the dashboard', () => 
   beforeAll(async () => {
     config = redis.config();
     ({ server: dashboard, base } = await startDashboard(config));
-    queue = new Queue('count', {
+    queue = new Queue(QUEUE_NAMES.count, {
       connection: redisOptions(config, 'producer'),
       prefix: config.prefix,
     });

@@ -6,7 +6,7 @@ import {
   type StatusReport,
   type WorkerInfo,
 } from '@weak-queens/shared/client';
-import { DEFAULT_PROBLEM } from '@weak-queens/shared/contracts';
+import { DEFAULT_PROBLEM, protocolOf } from '@weak-queens/shared/contracts';
 import { formatBytes, unfitLines } from './unfit-lines.js';
 
 export function statusLines(report: StatusReport): string[] {
@@ -45,15 +45,24 @@ export function statusLines(report: StatusReport): string[] {
     );
   }
   lines.push(`workers: ${report.workers.length} live`);
+  lines.push(...otherProtocolLines(report.otherWorkers));
   for (const w of report.workers) {
     const memory = w.memoryBytes ? `  memory ${formatBytes(w.memoryBytes)}` : '';
     const slot = w.slotBytes ? ` (${formatBytes(w.slotBytes)} per slot)` : '';
-    const version = w.version ? `  v${w.version}` : '';
+    const version = w.build ? `  ${w.build}` : w.version ? `  v${w.version}` : '';
     lines.push(
       `  ${w.id}  host ${w.host}  slots ${w.concurrency}${memory}${slot}${version}  since ${w.startedAt}${clockLine(w)}`,
     );
   }
   return lines;
+}
+
+/** Workers of another build's protocol: live, but none of this build's jobs reach them. */
+function otherProtocolLines(workers: readonly WorkerInfo[]): string[] {
+  return workers.map(
+    (w) =>
+      `  ${w.id} (protocol ${protocolOf(w)}: another build${w.build ? ` ${w.build}` : w.version ? ` v${w.version}` : ''}, takes none of this build's jobs)`,
+  );
 }
 
 /** A worker whose clock is off the Redis server's says by how much (its times are off as far). */

@@ -67,6 +67,13 @@ export const WorkerInfoSchema = record({
   slotBytes: v.optional(count),
   /** The weak-queens version it runs. */
   version: v.optional(v.string('a version or absent')),
+  /**
+   * The protocol it speaks (protocol.ts): it takes only the jobs of that protocol's queues.
+   * Absent from the heartbeats of builds before protocols were numbered (protocol 1).
+   */
+  protocol: v.optional(v.message(v.pipe(v.number(), v.integer(), v.minValue(1)), 'an integer ≥ 1')),
+  /** What tells its build apart from another of the same version: `0.1.0+d9654b9`. */
+  build: v.optional(v.string('a build or absent')),
   startedAt: v.string('an ISO time'),
   /** Job ids being processed at the last heartbeat. */
   active: v.message(v.pipe(v.array(v.string()), v.readonly()), 'a list of job ids'),
