@@ -149,6 +149,42 @@ describe('when a worker of another build shares the Redis', () => {
   });
 });
 
+describe("when a sweep of another build's protocol is unfinished", () => {
+  it('shows it as such, and leaves cancel, retry and replan to that build', async () => {
+    const pipeline = redis.openPipeline('old-sweep');
+    const { url, prefix, client } = pipeline;
+    // A sweep as a build before protocols recorded it (no protocol field): its jobs, were
+    // there any, would be in the queues this build does not read.
+    const old = {
+      id: 's-oldbuild',
+      ns: [9],
+      createdAt: new Date().toISOString(),
+      targetSeconds: 30,
+      units: { '9': 4 },
+      submittedAt: new Date().toISOString(),
+    };
+    await client.registry.save(old);
+    const status = await runWq(['status'], { url, prefix });
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain(
+      "  (protocol 1: another build's sweep, followed by its wq status)\n",
+    );
+    for (const verb of ['retry', 'replan', 'cancel']) {
+      const run = await runWq([verb, old.id], { url, prefix });
+      expect({ verb, ...run }).toEqual({
+        verb,
+        code: 2,
+        stdout: '',
+        stderr:
+          `wq ${verb}: sweep: "s-oldbuild" is not allowed; expected a sweep this build queued ` +
+          "(protocol 2); this one is protocol 1's (another build): its wq acts on it, or wq " +
+          'sweep counts n = 9 here\n',
+      });
+    }
+    expect((await client.registry.get(old.id)).cancelledAt).toBeUndefined();
+  });
+});
+
 describe('when wq verify meets N(n, D) records that name no plan', () => {
   it('checks one by the units stored for it, and leaves one it cannot read alone, withdrawing nothing', async () => {
     const pipeline = redis.openPipeline('planless', { workers: 1 });

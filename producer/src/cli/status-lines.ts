@@ -6,18 +6,23 @@ import {
   type StatusReport,
   type WorkerInfo,
 } from '@weak-queens/shared/client';
-import { DEFAULT_PROBLEM, protocolOf } from '@weak-queens/shared/contracts';
+import { DEFAULT_PROBLEM, PROTOCOL_VERSION, protocolOf } from '@weak-queens/shared/contracts';
 import { formatBytes, unfitLines } from './unfit-lines.js';
 
 export function statusLines(report: StatusReport): string[] {
   const lines: string[] = [];
   for (const s of report.sweeps) {
     const cancelled = s.sweep.cancelledAt ? '  (cancelled)' : '';
+    // Another build's sweep: its jobs are in queues this build does not read.
+    const foreign =
+      protocolOf(s.sweep) !== PROTOCOL_VERSION && s.done < s.total
+        ? `  (protocol ${protocolOf(s.sweep)}: another build's sweep, followed by its wq status)`
+        : '';
     // The default problem goes unnamed, as it did before there were others.
     const problem =
       s.sweep.problem && s.sweep.problem !== DEFAULT_PROBLEM ? `  ${s.sweep.problem}` : '';
     lines.push(
-      `sweep ${s.sweep.id}${problem}  ${s.sweep.createdAt}  n done ${s.done}/${s.total}  units ${s.unitsDone}/${s.units}${s.etaSeconds === null ? '' : `  eta ${Math.ceil(s.etaSeconds)} s`}${cancelled}`,
+      `sweep ${s.sweep.id}${problem}  ${s.sweep.createdAt}  n done ${s.done}/${s.total}  units ${s.unitsDone}/${s.units}${s.etaSeconds === null ? '' : `  eta ${Math.ceil(s.etaSeconds)} s`}${cancelled}${foreign}`,
     );
     for (const size of s.sizes) {
       const result =

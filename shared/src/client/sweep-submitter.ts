@@ -1,7 +1,7 @@
 // Submission: plans a sweep for the cluster there is, records it, and adds one flow per n that
 // is neither stored nor queued (taking each n's submit lock, so two submitters add it once).
 import type { FlowJob } from 'bullmq';
-import { type Problem as ProblemId } from '../contracts/index.js';
+import { type Problem as ProblemId, PROTOCOL_VERSION } from '../contracts/index.js';
 import type { SweepRecord, WorkerInfo } from './sweep-registry.js';
 import { type UnitRouting, unitRouting } from './unit-routing.js';
 import type { ClusterDescription } from './cluster-plan.js';
@@ -106,6 +106,7 @@ export class SweepSubmitter {
       ...(estimates ? { estimates } : {}),
       ...marks,
       queued: [...queued],
+      protocol: PROTOCOL_VERSION,
     });
     await this.parts.registry.markSubmitting(id, SUBMITTING_TTL_MS);
     await this.parts.registry.save(record());
