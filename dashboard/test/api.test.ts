@@ -8,6 +8,7 @@ import {
   CLASSIC_QUEENS,
   type WqConfig,
   KNOWN_S,
+  PROTOCOL_VERSION,
   QUEUE_NAMES,
   UNIQUE_QUEENS,
 } from '@weak-queens/shared/contracts';
@@ -164,6 +165,33 @@ describe('when a sweep runs on a worker', () => {
     expect(worker.host.length).toBeGreaterThan(0);
     expect(worker.busyShare).toBeGreaterThanOrEqual(0);
     expect(worker.busyShare).toBeLessThanOrEqual(1);
+  });
+
+  it("lists a worker of another build's protocol apart, as taking none of these jobs", async () => {
+    const client = new PipelineClient(config);
+    const other = { id: 'old-build-1', host: 'old-build', pid: 1, concurrency: 2 };
+    try {
+      const now = new Date().toISOString();
+      // A heartbeat as a build before protocols sends it: no protocol, no build.
+      await client.registry.heartbeat({ ...other, version: '0.1.0', startedAt: now, active: [] });
+      // The page's snapshot is read on a poll: the heartbeat shows in the next one.
+      const workers = await eventually(async () => {
+        const listed = (await http(base, '/api/workers')).json<Snapshot>().workers;
+        return listed.length === 2 ? listed : undefined;
+      });
+      expect(
+        workers.map(({ id, protocol, otherProtocol }) => ({ id, protocol, otherProtocol })),
+      ).toEqual([
+        { id: workers[0]?.id, protocol: PROTOCOL_VERSION, otherProtocol: false },
+        { id: other.id, protocol: 1, otherProtocol: true },
+      ]);
+      // This build's worker names its build (its version, and its commit where it has one).
+      expect(workers[0]?.build).toMatch(/^\d+\.\d+\.\d+(\+[0-9a-f]+)?$/);
+      expect(workers[1]?.build).toBeNull();
+    } finally {
+      await client.registry.removeWorker(other.id);
+      await client.close();
+    }
   });
 
   it('exports Prometheus metrics from prom-client and from BullMQ', async () => {
