@@ -7,7 +7,8 @@
  * Bump it with any change another build would misread: a job payload's fields or meaning, a
  * stored record (unit, N(n, D), S(n), plan) a sum or a check reads, or the queues' layout. A
  * change only this build reads (a log line, a CLI message, a new optional field older builds
- * ignore) needs none.
+ * ignore) needs none. A build still reads the stored records of the protocols before its own
+ * (results keep one key layout) and leaves those of a newer one alone.
  */
 export const PROTOCOL_VERSION = 2;
 
