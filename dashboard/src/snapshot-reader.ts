@@ -8,7 +8,7 @@ import {
   type SweepProgress,
   type WorkerInfo,
 } from '@weak-queens/shared/client';
-import { protocolOf } from '@weak-queens/shared/contracts';
+import { PROTOCOL_VERSION, protocolOf } from '@weak-queens/shared/contracts';
 import type { SizeView, Snapshot, SweepView, WorkerView } from './snapshot.js';
 
 /** Ids of running count jobs read at most (worker heartbeats name theirs). */
@@ -131,6 +131,10 @@ function sweepView(p: SweepProgress): SweepView {
     notQueued: p.notQueued
       ? { ...p.notQueued, message: notQueuedLine(p.sweep.id, p.notQueued) }
       : null,
+    otherProtocol:
+      protocolOf(sweep) !== PROTOCOL_VERSION && p.done < p.total
+        ? `Queued by a build of protocol ${protocolOf(sweep)}: its jobs are in that build's queues, which this one does not read; its wq status follows it.`
+        : null,
   };
 }
 

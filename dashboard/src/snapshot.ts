@@ -58,6 +58,11 @@ export interface SweepView extends SweepTotals {
     readonly interrupted: boolean;
     readonly message: string;
   } | null;
+  /**
+   * Unfinished and queued by a build of another protocol, whose queues this build does not
+   * read: the line that says so (null otherwise).
+   */
+  readonly otherProtocol: string | null;
 }
 
 /** A unit in a memory-class queue whose class is above every live worker's slot. */
