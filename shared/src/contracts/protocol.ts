@@ -1,7 +1,7 @@
 // The protocol version: what lets builds that read each other's data differently share one
 // Redis. Jobs travel only in the queues of their protocol (queues.ts), so a worker never takes
 // a job another build wrote; results keep one key layout, and a record a build cannot read is
-// left alone and reported, never failed or withdrawn.
+// left alone and reported, never withdrawn nor taken for a disagreement.
 
 /**
  * Bump it with any change another build would misread: a job payload's fields or meaning, a
@@ -14,11 +14,11 @@ export const PROTOCOL_VERSION = 2;
 
 /**
  * The protocol of every build before protocols were numbered: its queues are plain `count`
- * and `aggregate`, and its heartbeats and plans carry no protocol field.
+ * and `aggregate`, and its heartbeats, sweeps and plans carry no protocol field.
  */
 export const FIRST_PROTOCOL = 1;
 
-/** The protocol a heartbeat or plan header speaks: its field, or FIRST_PROTOCOL without one. */
+/** The protocol of a heartbeat, sweep or plan header: its field, or FIRST_PROTOCOL without one. */
 export function protocolOf(record: { readonly protocol?: number | undefined }): number {
   return record.protocol ?? FIRST_PROTOCOL;
 }
