@@ -135,7 +135,7 @@ describe('when a depth job is added with a forged :processed entry', () => {
     const forgedValue = (BigInt(baselineN(13, 5)) + 1000n).toString();
     await r.hset(
       `${p.prefix}:${QUEUE_NAMES.aggregate}:${depthJobId(13, 5)}:processed`,
-      `${p.prefix}:count:n13-d5-p${stored.planId}-u0`,
+      `${p.prefix}:${QUEUE_NAMES.count}:n13-d5-p${stored.planId}-u0`,
       JSON.stringify({
         kind: 'unit',
         n: 13,

@@ -57,11 +57,11 @@ describe('when a small and a large worker share a sweep', () => {
       (await runWq(['status', '--json'], { url: redis.url, prefix })).stdout,
     ) as StatusReport;
     expect(Object.keys(status.jobs).sort()).toEqual([
-      'aggregate',
-      'count',
-      'count@128KiB',
-      'count@1MiB',
-      'count@256KiB',
+      'aggregate.v2',
+      'count.v2',
+      'count.v2@128KiB',
+      'count.v2@1MiB',
+      'count.v2@256KiB',
     ]);
   });
 });
@@ -103,8 +103,8 @@ describe('when a unit fits no live worker', () => {
     expect(
       unfit.map(({ n, depth, queue, largestSlotBytes }) => ({ n, depth, queue, largestSlotBytes })),
     ).toEqual([
-      { n: 13, depth: 5, queue: 'count@256KiB', largestSlotBytes: SMALL_SLOT },
-      { n: 13, depth: 6, queue: 'count@1MiB', largestSlotBytes: SMALL_SLOT },
+      { n: 13, depth: 5, queue: 'count.v2@256KiB', largestSlotBytes: SMALL_SLOT },
+      { n: 13, depth: 6, queue: 'count.v2@1MiB', largestSlotBytes: SMALL_SLOT },
     ]);
     expect(unfit.map((u) => u.bytes)).toEqual([
       Math.ceil(estimateCost('window-transfer', 13, 5, []).bytes),

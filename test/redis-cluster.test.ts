@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardServer } from '@weak-queens/dashboard';
 import { createLogger, PipelineClient } from '@weak-queens/shared/client';
-import { compileConfig, KNOWN_S } from '@weak-queens/shared/contracts';
+import { compileConfig, KNOWN_S, QUEUE_NAMES } from '@weak-queens/shared/contracts';
 import { FAST_STALLS, startWorker, stopWorkers, uniquePrefix, until } from './src/index.js';
 import { RedisCluster, redisClusterUnavailable } from './src/redis-cluster.js';
 import { runWq } from './src/wq-cli.js';
@@ -115,7 +115,10 @@ describe.skipIf(unavailable !== undefined)('when the pipeline runs on a Redis Cl
         const metrics = await fetch(new URL('metrics', base));
         expect(metrics.status).toBe(200);
         expect(await metrics.text()).toMatch(
-          /^bullmq_job_count\{queue="count", state="completed"\} \d+/m,
+          new RegExp(
+            `^bullmq_job_count\\{queue="${QUEUE_NAMES.count}", state="completed"\\} \\d+`,
+            'm',
+          ),
         );
       } finally {
         await dashboard.close();

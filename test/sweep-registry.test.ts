@@ -11,7 +11,7 @@ import {
   type WorkerInfo,
   WORKER_TTL_MS,
 } from '@weak-queens/shared/client';
-import { storeKeys } from '@weak-queens/shared/contracts';
+import { PROTOCOL_VERSION, storeKeys } from '@weak-queens/shared/contracts';
 import { deletePrefix, startTestRedis, type TestRedis, uniquePrefix } from './src/index.js';
 
 let redis: TestRedis;
@@ -43,6 +43,7 @@ const WORKER: WorkerInfo = {
   startedAt: '2026-12-02T10:00:00.000Z',
   active: [],
   clockSkewMs: 7_200_000,
+  protocol: PROTOCOL_VERSION,
 };
 
 const SWEEP: SweepRecord = {
@@ -83,6 +84,21 @@ describe('when a worker heartbeats', () => {
     await client.zadd(keys.workers, (await serverMs()) - WORKER_TTL_MS - 1000, WORKER.id);
     expect((await r.liveWorkers()).map((w) => w.id)).toEqual(['host-b-2']);
     expect(await client.hexists(keys.workerInfo, WORKER.id)).toBe(0);
+  });
+
+  it("lists a worker of another protocol apart: live, but not one that takes this build's jobs", async () => {
+    const { registry: r, prefix } = registry('protocols');
+    // A heartbeat of a build before protocols were numbered carries none: protocol 1.
+    const old: WorkerInfo = { ...WORKER, id: 'host-c-3', host: 'host-c', pid: 3 };
+    delete (old as { protocol?: number }).protocol;
+    await r.heartbeat(WORKER);
+    await r.heartbeat(old);
+    expect(await r.liveWorkers()).toEqual([WORKER]);
+    expect(await r.otherProtocolWorkers()).toEqual([old]);
+    // Read as that build reads it, the other way round.
+    const asOld = new SweepRegistry(client, prefix, { protocol: 1 });
+    expect((await asOld.liveWorkers()).map((w) => w.id)).toEqual([old.id]);
+    expect((await asOld.otherProtocolWorkers()).map((w) => w.id)).toEqual([WORKER.id]);
   });
 
   it("measures this host's clock against the server's", async () => {

@@ -11,7 +11,7 @@ import { Redis } from 'ioredis';
 import { PipelineClient } from '@weak-queens/shared/client';
 import { exitOf, spawnWorkerProcess } from '@weak-queens/producer';
 import { RedisServer } from '@weak-queens/shared/process';
-import { compileConfig, KNOWN_S } from '@weak-queens/shared/contracts';
+import { compileConfig, KNOWN_S, QUEUE_NAMES } from '@weak-queens/shared/contracts';
 import { benchWorkerEnv } from './local-cluster.js';
 
 const NS = [10, 11, 12, 13, 14, 15];
@@ -63,7 +63,7 @@ export async function runRedisMemoryBench(): Promise<boolean> {
       0,
     );
     const events = await Promise.all(
-      ['count', 'aggregate'].map((q) => redis.xlen(`{wq-bench}:${q}:events`)),
+      [QUEUE_NAMES.count, QUEUE_NAMES.aggregate].map((q) => redis.xlen(`{wq-bench}:${q}:events`)),
     );
     const sums = await client.store.sums(NS);
     const exact = NS.every((n) => sums.get(n) === KNOWN_S[n - 1]);

@@ -27,8 +27,20 @@ export function wireForm(): void {
     post('/api/sweeps', body)
       .then(({ ok, data }) => {
         if (ok) {
-          const sub = data as { sweep: { id: string }; added: number };
-          message.textContent = `Sweep ${sub.sweep.id} started: ${sub.added} jobs queued.`;
+          const sub = data as {
+            sweep: { id: string };
+            added: number;
+            otherProtocolOnly?: readonly { id: string; protocol?: number }[];
+          };
+          // Only workers of another build are live: none of them takes these jobs.
+          const others = (sub.otherProtocolOnly ?? [])
+            .map((w) => `${w.id} (protocol ${w.protocol ?? 1})`)
+            .join(', ');
+          message.textContent =
+            `Sweep ${sub.sweep.id} started: ${sub.added} jobs queued.` +
+            (others && sub.added > 0
+              ? ` No live worker is of this build; ${others} take none of its jobs: start a worker of this build (wq worker).`
+              : '');
           message.hidden = false;
           return;
         }

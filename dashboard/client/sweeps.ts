@@ -56,6 +56,9 @@ function sweepCard(sweep: SweepView): HTMLElement {
     sweep.notQueued
       ? h('p', { class: 'sweep-unfit', role: 'status' }, sweep.notQueued.message)
       : null,
+    sweep.otherProtocol
+      ? h('p', { class: 'sweep-unfit', role: 'status' }, sweep.otherProtocol)
+      : null,
     ...sweep.sizes.map((size) => sizeRow(sweep, size)),
   );
 }

@@ -15,12 +15,22 @@ function clockNote(skewMs: number | null): HTMLElement | null {
   );
 }
 
+/** A worker of another build's protocol is live but takes none of the jobs this page shows. */
+function protocolNote(w: WorkerView): HTMLElement | null {
+  if (!w.otherProtocol) return null;
+  return h(
+    'span',
+    { class: 'other-protocol', title: 'its jobs are in the queues of its own protocol' },
+    ` (protocol ${w.protocol}: another build, takes none of this build's jobs)`,
+  );
+}
+
 export function renderWorkers(workers: readonly WorkerView[]): void {
   fillTable('workers', 'workers-empty', workers, (w) =>
     h(
       'tr',
-      { 'data-worker': w.id },
-      h('td', {}, w.host, clockNote(w.clockSkewMs)),
+      { 'data-worker': w.id, ...(w.otherProtocol ? { class: 'other-protocol' } : {}) },
+      h('td', {}, w.host, clockNote(w.clockSkewMs), protocolNote(w)),
       h('td', { class: 'num' }, String(w.pid)),
       h('td', { class: 'num' }, String(w.concurrency)),
       h(
@@ -30,7 +40,7 @@ export function renderWorkers(workers: readonly WorkerView[]): void {
           ? '—'
           : `${bytesLabel(w.memoryBytes)}${w.slotBytes === null ? '' : ` (${bytesLabel(w.slotBytes)}/slot)`}`,
       ),
-      h('td', {}, w.version ?? '—'),
+      h('td', {}, w.build ?? w.version ?? '—'),
       h('td', { class: 'current' }, w.current.length ? w.current.map(jobLabel).join(', ') : 'idle'),
       h('td', { class: 'num' }, w.jobsDone === null ? '—' : String(w.jobsDone)),
       h(

@@ -8,6 +8,7 @@ import {
   type SweepProgress,
   type WorkerInfo,
 } from '@weak-queens/shared/client';
+import { PROTOCOL_VERSION, protocolOf } from '@weak-queens/shared/contracts';
 import type { SizeView, Snapshot, SweepView, WorkerView } from './snapshot.js';
 
 /** Ids of running count jobs read at most (worker heartbeats name theirs). */
@@ -37,12 +38,13 @@ export class SnapshotReader {
     const records = (await registry.list()).slice(-(options.limit ?? 20)).reverse();
     const eta = now - this.#etaReadAt >= this.options.etaRefreshMs;
     if (eta) this.#etaReadAt = now;
-    const [sweeps, workers, activeIds, counts, disagreements] = await Promise.all([
+    const [sweeps, workers, others, activeIds, counts, disagreements] = await Promise.all([
       progressReader
         .read(records, { depths: true, eta })
         .then((read) => read.map((p) => this.#withEta(p, eta, now)))
         .then((read) => Promise.all(read.map((p) => this.client.withUnfit(p)))),
       registry.liveWorkers(),
+      registry.otherProtocolWorkers(),
       queues.count.getRanges(['active'], 0, MAX_ACTIVE - 1),
       this.counts(),
       store.disagreements(),
@@ -51,7 +53,10 @@ export class SnapshotReader {
     return {
       generatedAt: new Date(now).toISOString(),
       sweeps: sweeps.map(sweepView),
-      workers: workers.map((w) => workerView(w, active)),
+      workers: [
+        ...workers.map((w) => workerView(w, active, false)),
+        ...others.map((w) => workerView(w, active, true)),
+      ],
       queues: counts,
       disagreements: disagreements.map(({ n, depth, unit, stored, counted }) => ({
         n,
@@ -140,6 +145,10 @@ function sweepView(p: SweepProgress): SweepView {
     notQueued: p.notQueued
       ? { ...p.notQueued, message: notQueuedLine(p.sweep.id, p.notQueued) }
       : null,
+    otherProtocol:
+      protocolOf(sweep) !== PROTOCOL_VERSION && p.done < p.total
+        ? `Queued by a build of protocol ${protocolOf(sweep)}: its jobs are in that build's queues, which this one does not read; its wq status follows it.`
+        : null,
   };
 }
 
@@ -157,7 +166,7 @@ function sizeView(s: SizeProgress): SizeView {
   };
 }
 
-function workerView(info: WorkerInfo, activeIds: Set<string>): WorkerView {
+function workerView(info: WorkerInfo, activeIds: Set<string>, otherProtocol: boolean): WorkerView {
   const started = Date.parse(info.startedAt);
   const seen = info.heartbeatAt === undefined ? NaN : Date.parse(info.heartbeatAt);
   const span = (seen - started) * info.concurrency;
@@ -176,6 +185,9 @@ function workerView(info: WorkerInfo, activeIds: Set<string>): WorkerView {
     memoryBytes: info.memoryBytes ?? null,
     slotBytes: info.slotBytes ?? null,
     version: info.version ?? null,
+    build: info.build ?? null,
+    protocol: protocolOf(info),
+    otherProtocol,
     clockSkewMs: info.clockSkewMs ?? null,
   };
 }

@@ -60,6 +60,11 @@ export interface SweepView extends SweepTotals {
     readonly interrupted: boolean;
     readonly message: string;
   } | null;
+  /**
+   * Unfinished and queued by a build of another protocol, whose queues this build does not
+   * read: the line that says so (null otherwise).
+   */
+  readonly otherProtocol: string | null;
 }
 
 /** A unit in a memory-class queue whose class is above every live worker's slot. */
@@ -74,6 +79,12 @@ export interface WorkerView {
   readonly memoryBytes: number | null;
   readonly slotBytes: number | null;
   readonly version: string | null;
+  /** `0.1.0+d9654b9` (null for workers that do not say). */
+  readonly build: string | null;
+  /** The protocol it speaks (1 for builds that do not say). */
+  readonly protocol: number;
+  /** True when its protocol is not the dashboard's: it takes none of this build's jobs. */
+  readonly otherProtocol: boolean;
   readonly startedAt: string;
   readonly lastSeenAt: string | null;
   /** Job ids being computed, e.g. `n14-d9-u3`. */

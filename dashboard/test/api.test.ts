@@ -8,6 +8,8 @@ import {
   CLASSIC_QUEENS,
   type WqConfig,
   KNOWN_S,
+  PROTOCOL_VERSION,
+  QUEUE_NAMES,
   UNIQUE_QUEENS,
 } from '@weak-queens/shared/contracts';
 import { startWorkerService, type WorkerService } from '@weak-queens/worker';
@@ -165,6 +167,33 @@ describe('when a sweep runs on a worker', () => {
     expect(worker.busyShare).toBeLessThanOrEqual(1);
   });
 
+  it("lists a worker of another build's protocol apart, as taking none of these jobs", async () => {
+    const client = new PipelineClient(config);
+    const other = { id: 'old-build-1', host: 'old-build', pid: 1, concurrency: 2 };
+    try {
+      const now = new Date().toISOString();
+      // A heartbeat as a build before protocols sends it: no protocol, no build.
+      await client.registry.heartbeat({ ...other, version: '0.1.0', startedAt: now, active: [] });
+      // The page's snapshot is read on a poll: the heartbeat shows in the next one.
+      const workers = await eventually(async () => {
+        const listed = (await http(base, '/api/workers')).json<Snapshot>().workers;
+        return listed.length === 2 ? listed : undefined;
+      });
+      expect(
+        workers.map(({ id, protocol, otherProtocol }) => ({ id, protocol, otherProtocol })),
+      ).toEqual([
+        { id: workers[0]?.id, protocol: PROTOCOL_VERSION, otherProtocol: false },
+        { id: other.id, protocol: 1, otherProtocol: true },
+      ]);
+      // This build's worker names its build (its version, and its commit where it has one).
+      expect(workers[0]?.build).toMatch(/^\d+\.\d+\.\d+(\+[0-9a-f]+)?$/);
+      expect(workers[1]?.build).toBeNull();
+    } finally {
+      await client.registry.removeWorker(other.id);
+      await client.close();
+    }
+  });
+
   it('exports Prometheus metrics from prom-client and from BullMQ', async () => {
     const res = await http(base, '/metrics');
     expect(res.status).toBe(200);
@@ -172,9 +201,16 @@ describe('when a sweep runs on a worker', () => {
     const text = res.text;
     // BullMQ's export for both queues, each family declared once.
     expect(text.match(/^# TYPE bullmq_job_count gauge$/gm)).toHaveLength(1);
-    expect(text).toMatch(/^bullmq_job_count\{queue="count", state="completed"\} \d+$/m);
-    expect(text).toMatch(/^bullmq_job_count\{queue="aggregate", state="failed"\} 0$/m);
-    expect(text).toMatch(/^bullmq_job_completed_total\{queue="count"\} [1-9]\d*$/m);
+    const { count, aggregate } = QUEUE_NAMES;
+    expect(text).toMatch(
+      new RegExp(`^bullmq_job_count\\{queue="${count}", state="completed"\\} \\d+$`, 'm'),
+    );
+    expect(text).toMatch(
+      new RegExp(`^bullmq_job_count\\{queue="${aggregate}", state="failed"\\} 0$`, 'm'),
+    );
+    expect(text).toMatch(
+      new RegExp(`^bullmq_job_completed_total\\{queue="${count}"\\} [1-9]\\d*$`, 'm'),
+    );
     // Unit durations and per-worker throughput seen on the queue events.
     const units = Number(/^wq_unit_duration_seconds_count\{[^}]*\} (\d+)$/m.exec(text)?.[1]);
     expect(units).toBeGreaterThan(0);
@@ -252,9 +288,9 @@ describe('when a sweep runs on a worker', () => {
     const queues = await http(base, '/queues/api/queues');
     expect(queues.status).toBe(200);
     const names = queues.json<{ queues: { name: string; readOnlyMode: boolean }[] }>().queues;
-    expect(names.map((q) => q.name).sort()).toEqual(['aggregate', 'count']);
+    expect(names.map((q) => q.name).sort()).toEqual([QUEUE_NAMES.aggregate, QUEUE_NAMES.count]);
     expect(names.every((q) => q.readOnlyMode)).toBe(true);
-    const pause = await http(base, '/queues/api/queues/count/pause', {
+    const pause = await http(base, `/queues/api/queues/${QUEUE_NAMES.count}/pause`, {
       method: 'PUT',
       headers: { Origin: base },
     });
@@ -430,7 +466,7 @@ describe('when a unit fails and the sweep is retried from the dashboard', () => 
   beforeAll(async () => {
     config = redis.config();
     ({ server: dashboard, base } = await startDashboard(config));
-    queue = new Queue('count', {
+    queue = new Queue(QUEUE_NAMES.count, {
       connection: redisOptions(config, 'producer'),
       prefix: config.prefix,
     });

@@ -11,6 +11,7 @@ import {
 } from '@weak-queens/shared/client';
 import {
   type ClassicUnitResult,
+  PROTOCOL_VERSION,
   type SweepRecord,
   type UnitResult,
   type WqConfig,
@@ -131,6 +132,7 @@ describe('when a sweep has stored unit results', () => {
       concurrency: 2,
       startedAt: new Date(CREATED - 60_000).toISOString(),
       active: [],
+      protocol: PROTOCOL_VERSION,
     });
   });
 

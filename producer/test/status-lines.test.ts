@@ -35,6 +35,7 @@ function interrupted(submitting: boolean): StatusReport {
   return {
     sweeps: [sweep],
     workers: [],
+    otherWorkers: [],
     jobs: {},
     calibration: {},
     disagreements: [],

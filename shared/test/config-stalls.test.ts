@@ -1,5 +1,5 @@
 // The configuration schema: lock and stall detection (WQ_LOCK_MS, WQ_STALLED_INTERVAL_MS,
-// WQ_MAX_STALLED) and the test-only failure switch WQ_TEST_FAIL_JOBS.
+// WQ_MAX_STALLED) and the test-only switches WQ_TEST_FAIL_JOBS and WQ_TEST_PROTOCOL.
 import { describe, expect, it } from 'vitest';
 import { compileConfig } from '../src/contracts/index.js';
 
@@ -54,6 +54,19 @@ describe('when WQ_TEST_FAIL_JOBS is set (test only)', () => {
   it('refuses anything that is not a count job id', () => {
     expect(() => compileConfig({ WQ_TEST_FAIL_JOBS: 'n12-d9-u2,all' })).toThrow(
       'WQ_TEST_FAIL_JOBS: "all" is not allowed; expected count job ids such as "n12-d9" or "n12-d9-u2"',
+    );
+  });
+});
+
+describe('when WQ_TEST_PROTOCOL is set (test only)', () => {
+  it('is the protocol a worker speaks, and unset without it', () => {
+    expect(compileConfig({ WQ_TEST_PROTOCOL: '1' }).testProtocol).toBe(1);
+    expect(compileConfig({}).testProtocol).toBeUndefined();
+  });
+
+  it('refuses anything that is not a protocol number', () => {
+    expect(() => compileConfig({ WQ_TEST_PROTOCOL: 'v1' })).toThrow(
+      'WQ_TEST_PROTOCOL: "v1" is not allowed; expected an integer from 1 to 1000',
     );
   });
 });

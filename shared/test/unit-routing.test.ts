@@ -7,6 +7,8 @@ import {
   formatClass,
   largestClassWithin,
   memoryClassOf,
+  QUEUE_NAMES,
+  queueNamesOf,
 } from '../src/contracts/index.js';
 
 const KiB = 1024;
@@ -43,31 +45,44 @@ describe('when a unit is given its memory class', () => {
     expect(largestClassWithin(65_536)).toBe(64 * KiB);
   });
 
-  it('names class queues by their size and reads the size back', () => {
+  it('names class queues by their size and protocol, and reads the size back', () => {
     expect(formatClass(512 * MiB)).toBe('512MiB');
     expect(formatClass(2 * GiB)).toBe('2GiB');
     expect(formatClass(128 * KiB)).toBe('128KiB');
     expect(formatClass(64)).toBe('64B');
-    expect(countQueueFor(20 * MiB, 64 * MiB)).toBe('count');
-    expect(countQueueFor(64 * MiB, 64 * MiB)).toBe('count');
-    expect(countQueueFor(64 * MiB + 1, 64 * MiB)).toBe('count@128MiB');
-    expect(countQueueFor(3 * GiB, 64 * MiB)).toBe('count@4GiB');
-    expect(countQueueClass('count')).toBe(0);
-    expect(countQueueClass('count@4GiB')).toBe(4 * GiB);
-    expect(countQueueClass('count@128KiB')).toBe(128 * KiB);
+    expect(QUEUE_NAMES).toEqual({ count: 'count.v2', aggregate: 'aggregate.v2' });
+    expect(countQueueFor(20 * MiB, 64 * MiB)).toBe('count.v2');
+    expect(countQueueFor(64 * MiB, 64 * MiB)).toBe('count.v2');
+    expect(countQueueFor(64 * MiB + 1, 64 * MiB)).toBe('count.v2@128MiB');
+    expect(countQueueFor(3 * GiB, 64 * MiB)).toBe('count.v2@4GiB');
+    expect(countQueueClass('count.v2')).toBe(0);
+    expect(countQueueClass('count.v2@4GiB')).toBe(4 * GiB);
+    expect(countQueueClass('count.v2@128KiB')).toBe(128 * KiB);
     // Not a power of two, another unit, or another queue: not a count queue.
-    expect(countQueueClass('count@3GiB')).toBeUndefined();
-    expect(countQueueClass('count@4GB')).toBeUndefined();
-    expect(countQueueClass('aggregate')).toBeUndefined();
+    expect(countQueueClass('count.v2@3GiB')).toBeUndefined();
+    expect(countQueueClass('count.v2@4GB')).toBeUndefined();
+    expect(countQueueClass('aggregate.v2')).toBeUndefined();
+  });
+
+  it("never reads another protocol's queues as its own", () => {
+    // The first protocol's are the plain names every build before protocols used.
+    expect(queueNamesOf(1)).toEqual({ count: 'count', aggregate: 'aggregate' });
+    expect(countQueueClass('count')).toBeUndefined();
+    expect(countQueueClass('count@4GiB')).toBeUndefined();
+    expect(countQueueClass('count.v3@4GiB')).toBeUndefined();
+    expect(countQueueClass('count@4GiB', 1)).toBe(4 * GiB);
+    expect(countQueueClass('count.v2@4GiB', 1)).toBeUndefined();
   });
 
   it('lists count first, then the class queues from small to large, once each', () => {
-    expect(countQueueNames(['count@4GiB', 'count@512MiB', 'aggregate', 'count@4GiB'])).toEqual([
-      'count',
-      'count@512MiB',
-      'count@4GiB',
+    const listed = ['count.v2@4GiB', 'count.v2@512MiB', 'aggregate.v2', 'count.v2@4GiB'];
+    expect(countQueueNames([...listed, 'count@1GiB', 'count.v3@1GiB'])).toEqual([
+      'count.v2',
+      'count.v2@512MiB',
+      'count.v2@4GiB',
     ]);
-    expect(countQueueNames([])).toEqual(['count']);
+    expect(countQueueNames([])).toEqual(['count.v2']);
+    expect(countQueueNames([...listed, 'count@1GiB'], 1)).toEqual(['count', 'count@1GiB']);
   });
 });
 

@@ -10,6 +10,7 @@ import {
   depthJobId,
   JOB_NAMES,
   knownSum,
+  leftAloneReason,
   parseDepthJobData,
   parseSumJobData,
   sumJobId,
@@ -125,6 +126,8 @@ async function sumDepths(
   // depth record written by hand that its units do not add up to is a disagreement.
   const depths: DepthResult[] = [];
   const missing: string[] = [];
+  /** D whose records this build cannot read (see protocol.ts): reported, never withdrawn. */
+  const leftAlone: string[] = [];
   const unproven: { depth: number; role: Role }[] = [];
   const wrong: DepthMismatch[] = [];
   const checks = new Map<number, DepthResult>();
@@ -138,15 +141,19 @@ async function sumDepths(
       Array.from({ length: n }, async (_, d) => {
         const planId = stored.get(d)?.planId;
         if (planId !== undefined) return countFromStore(store, n, d, role, planId);
-        // A verified first count still made of imports: summed from the plan they belong to.
-        if (!data.verify || role !== 'primary') return undefined;
-        const importedPlan = await store.storedPlanId(n, d);
-        if (importedPlan === undefined) return undefined;
-        const summed = await countFromStore(store, n, d, role, importedPlan, undefined, {
+        // No plan named (another build's record, or one written by hand): what the stored
+        // units say, summed from the plan they belong to.
+        const unitsPlan = await store.storedPlanId(n, d, role);
+        if (unitsPlan === undefined) return undefined;
+        if (!data.verify || role !== 'primary') {
+          return countFromStore(store, n, d, role, unitsPlan);
+        }
+        // A verified first count still made of imports: vouched for if the second agrees.
+        const summed = await countFromStore(store, n, d, role, unitsPlan, undefined, {
           pending: true,
         });
         if (summed.ok && summed.pending.length > 0) pending.set(d, summed);
-        return summed.ok && summed.pending.length > 0 ? summed : undefined;
+        return summed;
       }),
     );
     for (let d = 0; d < n; d++) {
@@ -161,13 +168,20 @@ async function sumDepths(
         missing.push(`${label} has no value`);
         continue;
       }
-      if (depth.planId === undefined) {
-        missing.push(`${label} names no plan (written by hand, or by an older version)`);
-        unproven.push({ depth: d, role });
+      if (depth.planId === undefined && !again?.ok) {
+        // Another build's record, or one written by hand, that no unit here bears out: this
+        // build cannot judge it, so it is neither used nor withdrawn.
+        leftAlone.push(
+          `${label}: its record names no plan${again ? ` and ${again.reason}` : ', and no unit of it is stored'}`,
+        );
         continue;
       }
       if (again === undefined) continue; // Only a D without a plan id, said above.
       if (!again.ok) {
+        if (again.unreadable) {
+          leftAlone.push(`${label}: ${again.reason}`);
+          continue;
+        }
         missing.push(`${label}: ${again.reason}`);
         unproven.push({ depth: d, role });
         continue;
@@ -193,6 +207,11 @@ async function sumDepths(
     // that `wq retry` (or the next sweep) counts it again instead of failing the same way.
     await store.forgetDepths(n, unproven);
     throw inconsistent(`of n=${n}: ${missing.join('; ')}`);
+  }
+  if (leftAlone.length) {
+    // Records this build cannot read say nothing against S(n): whatever is published stays.
+    logger.warn({ n, leftAlone }, 'records this build cannot read: left alone');
+    throw new bullmq.UnrecoverableError(leftAloneReason(n, leftAlone));
   }
 
   // Published only when both counts agree and every known reference matches; otherwise the n

@@ -1,7 +1,6 @@
 // One worker process: a BullMQ worker per queue (`count`, the memory-class count queues its slots
 // hold, and `aggregate`), the kernel thread pool, heartbeats, and a graceful close that lets
 // active units finish within a bound and hands the rest back.
-import { createRequire } from 'node:module';
 import type { Processor, Worker, WorkerOptions } from 'bullmq';
 import {
   bullmq,
@@ -21,7 +20,8 @@ import {
   countClassesKey,
   countQueueClass,
   countQueueNames,
-  QUEUE_NAMES,
+  PROTOCOL_VERSION,
+  queueNamesOf,
 } from '@weak-queens/shared/contracts';
 import { ClassicThreads, KernelPool } from '@weak-queens/shared/kernel';
 import { createAggregateProcessor } from './aggregate-processor.js';
@@ -31,6 +31,7 @@ import { RedisOutage } from './redis-outage.js';
 import { CountTally } from './count-tally.js';
 import { WarmUp } from './warm-up.js';
 import { ErrorBackoff } from './error-backoff.js';
+import { buildOf, WORKER_VERSION } from './build-info.js';
 import {
   type CompiledWorkerServiceOptions,
   compileWorkerServiceOptions,
@@ -39,11 +40,6 @@ import {
 
 /** Aggregations are cheap (a few Redis reads and a sum); a few at once keep sweeps flowing. */
 const AGGREGATE_CONCURRENCY = 4;
-
-/** The version every heartbeat carries (this package's), so mixed deployments show up. */
-const WORKER_VERSION: string = (
-  createRequire(import.meta.url)('../package.json') as { version: string }
-).version;
 
 /** After the grace time, how long closing may wait for Redis before it gives up on it. */
 const AFTER_GRACE_MS = 2000;
@@ -58,6 +54,13 @@ function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
 
 export class WorkerService {
   readonly id: string;
+  /**
+   * The protocol it speaks: it consumes that protocol's queues only, and says so in its
+   * heartbeat, so builds that would misread each other's jobs share a Redis safely.
+   */
+  readonly protocol: number;
+  /** Its heartbeat's `build` (build-info.ts). */
+  private readonly build = buildOf();
   private readonly options: CompiledWorkerServiceOptions;
   private readonly redis: RedisClient;
   private readonly pool: KernelPool;
@@ -88,6 +91,8 @@ export class WorkerService {
     this.options = compileWorkerServiceOptions(options);
     const { config, logger, concurrency, id } = this.options;
     this.id = id;
+    this.protocol = config.testProtocol ?? PROTOCOL_VERSION;
+    const queues = queueNamesOf(this.protocol);
     this.outage = new RedisOutage(logger, config.redisWaitLogMs);
     this.tally = new CountTally(logger.child({ module: 'count' }));
     this.errors = new ErrorBackoff({
@@ -105,7 +110,7 @@ export class WorkerService {
       .catch((err: unknown) => logger.warn({ err }, 'kernel threads did not warm up'));
     const seal = resultSealOf(config);
     const store = new ResultStore(this.redis, config.prefix, { seal });
-    this.registry = new SweepRegistry(this.redis, config.prefix);
+    this.registry = new SweepRegistry(this.redis, config.prefix, { protocol: this.protocol });
     const connection = bullConnection(config, 'worker', this.redis);
     // metrics: per-minute completed/failed counts, which the dashboard's /metrics exports.
     const metrics = { maxDataPoints: bullmq.MetricsTime.ONE_WEEK };
@@ -139,9 +144,9 @@ export class WorkerService {
     // Each count queue's worker may take `concurrency` units; the pool's gate runs at most that
     // many at once in all (a unit fetched while every slot is busy waits for one, its lock held).
     this.countOptions = { ...common, ...stalls, concurrency };
-    this.addCountWorker(QUEUE_NAMES.count);
+    this.addCountWorker(queues.count);
     this.aggregateWorker = new bullmq.Worker(
-      QUEUE_NAMES.aggregate,
+      queues.aggregate,
       routeByProblem(
         createAggregateProcessor({
           store,
@@ -152,7 +157,7 @@ export class WorkerService {
       ),
       { ...common, ...stalls, concurrency: AGGREGATE_CONCURRENCY },
     );
-    this.watchErrors(this.aggregateWorker, QUEUE_NAMES.aggregate);
+    this.watchErrors(this.aggregateWorker, queues.aggregate);
   }
 
   private watchErrors(worker: Worker, queue: string): void {
@@ -183,9 +188,12 @@ export class WorkerService {
    */
   private async consumeFittingClasses(): Promise<void> {
     const { logger, config } = this.options;
-    const listed = countQueueNames(await this.redis.smembers(countClassesKey(config.prefix)));
+    const listed = countQueueNames(
+      await this.redis.smembers(countClassesKey(config.prefix)),
+      this.protocol,
+    );
     for (const queue of listed) {
-      const bytes = countQueueClass(queue) ?? Number.POSITIVE_INFINITY;
+      const bytes = countQueueClass(queue, this.protocol) ?? Number.POSITIVE_INFINITY;
       const slotBytes = config.slotMemoryBytes;
       if (this.countWorkers.has(queue) || bytes > slotBytes || this.closing) continue;
       const worker = this.addCountWorker(queue);
@@ -237,6 +245,8 @@ export class WorkerService {
         concurrency: this.options.concurrency,
         slotBytes: this.options.config.slotMemoryBytes,
         redis: this.options.config.redisUrl,
+        protocol: this.protocol,
+        build: this.build,
       },
       'worker started',
     );
@@ -313,6 +323,8 @@ export class WorkerService {
       memoryBytes: this.options.config.workerMemoryBytes,
       slotBytes: this.options.config.slotMemoryBytes,
       version: WORKER_VERSION,
+      protocol: this.protocol,
+      build: this.build,
       startedAt: new Date(this.startedAt - skewMs).toISOString(),
       active: [...this.active.keys()],
       jobsDone: this.jobsDone,

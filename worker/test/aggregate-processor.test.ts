@@ -167,6 +167,40 @@ describe('when the aggregate processor sums parts', () => {
     );
   });
 
+  it('sums an N(n, D) that names no plan from the units stored for it, leaving its record as it is', async () => {
+    for (const [d, value] of ['27', '2', '0'].entries()) await storeWhole(3, d, value);
+    // N(3, 1) as a build before plans wrote it: no plan id.
+    await fixture.store.putDepth(withoutPlan((await fixture.store.depths(3)).get(1)));
+    expect(await processor(await sumJob(3))).toEqual({
+      kind: 'sum',
+      n: 3,
+      S: KNOWN_S[2],
+      N: ['27', '2', '0'],
+    });
+    expect((await fixture.store.depths(3)).get(1)?.planId).toBeUndefined();
+  });
+
+  it('leaves alone an N(n, D) it cannot read, and withdraws nothing', async () => {
+    for (const [d, value] of ['4', '0'].entries()) await storeWhole(2, d, value);
+    await processor(await sumJob(2));
+    expect((await fixture.store.record(2))?.S).toBe(KNOWN_S[1]);
+    // N(2, 1) without a plan and with no unit: nothing here can tell whether it holds.
+    await fixture.store.putDepth(withoutPlan((await fixture.store.depths(2)).get(1)));
+    await fixture.redis.del(fixture.store.keys.units(2, 1));
+    await (await fixture.queue.getJob(sumJobId(2)))?.remove();
+    const refused = processor(await sumJob(2));
+    await expect(refused).rejects.toBeInstanceOf(bullmq.UnrecoverableError);
+    await expect(refused).rejects.toThrow(
+      'S(2) not published: records this build cannot read, left alone: ' +
+        'D = 1: its record names no plan, and no unit of it is stored',
+    );
+    // S(2), its record and N(2, 1) all stay; no disagreement is recorded.
+    expect((await fixture.store.record(2))?.S).toBe(KNOWN_S[1]);
+    expect((await fixture.store.sums([2])).get(2)).toBe(KNOWN_S[1]);
+    expect((await fixture.store.depths(2)).get(1)?.value).toBe('0');
+    expect(await fixture.store.mismatch(2)).toBeUndefined();
+  });
+
   it('refuses a job that is neither a depth nor a sum', async () => {
     const job = await fixture.queue.add('average', { sweepId: 's-test', n: 4 });
     const refused = processor(job);
@@ -175,6 +209,14 @@ describe('when the aggregate processor sums parts', () => {
       'job name: "average" is not allowed; expected "depth" or "sum"',
     );
   });
+
+  /** N(n, D) as a build before plans wrote it. */
+  const withoutPlan = (depth: DepthResult | undefined): DepthResult => {
+    if (!depth) throw new Error('no N(n, D) stored to rewrite');
+    const rest = { ...depth };
+    delete rest.planId;
+    return rest;
+  };
 
   const sumJob = (n: number) =>
     fixture.queue.add(JOB_NAMES.sum, { sweepId: 's-test', n }, { jobId: sumJobId(n) });

@@ -11,6 +11,8 @@ export interface ProcessorFixture {
   readonly store: ResultStore;
   /** The queue of `queueName` (once beforeAll has run). */
   readonly queue: Queue;
+  /** The store's connection, to change records as no store method would (once beforeAll has run). */
+  readonly redis: Redis;
 }
 
 /**
@@ -43,6 +45,9 @@ export function processorFixture(queueName: string, prefix: string): ProcessorFi
     },
     get queue() {
       return opened(queue);
+    },
+    get redis() {
+      return opened(redis);
     },
   };
 }

@@ -1,8 +1,12 @@
 // How `wq sweep` and `wq results` show each problem: the CLI's side of the problem registry
 // (the client's is shared/src/client/problems, the worker's its problem processors). Each view
 // is loaded only when its problem is asked for, so `wq --help` pays for none of them.
-import type { ImportRefusedError, PipelineClient } from '@weak-queens/shared/client';
-import type { Problem as ProblemId } from '@weak-queens/shared/contracts';
+import type { ImportRefusedError, PipelineClient, WorkerInfo } from '@weak-queens/shared/client';
+import {
+  type Problem as ProblemId,
+  PROTOCOL_VERSION,
+  protocolOf,
+} from '@weak-queens/shared/contracts';
 import type { FollowContext } from './follow.js';
 
 /** What `wq sweep` was asked (the problem's own options among them). */
@@ -69,11 +73,24 @@ export function problemView(id: ProblemId): Promise<ProblemView> {
  */
 export function reportSubmission(
   sweep: string,
-  submission: { readonly added: number; readonly sizes: readonly { n: number; outcome: string }[] },
+  submission: {
+    readonly added: number;
+    readonly sizes: readonly { n: number; outcome: string }[];
+    readonly otherProtocolOnly?: readonly WorkerInfo[];
+  },
   options: { wait?: boolean; json?: boolean },
 ): boolean {
   const sizes = submission.sizes.map((s) => `n=${s.n} ${s.outcome}`).join(', ');
   const summary = `${sweep}: ${submission.added} jobs added (${sizes})`;
+  const others = submission.otherProtocolOnly ?? [];
+  if (others.length > 0 && submission.added > 0) {
+    const named = others.map((w) => `${w.id} (protocol ${protocolOf(w)})`).join(', ');
+    process.stderr.write(
+      `${sweep}: no live worker speaks this build's protocol ${PROTOCOL_VERSION}; ${named} ` +
+        `${others.length === 1 ? 'is of another build and takes' : 'are of another build and take'} ` +
+        `none of its jobs: start a worker of this build (wq worker)\n`,
+    );
+  }
   if (!options.wait) {
     process.stdout.write(options.json ? JSON.stringify(submission) + '\n' : summary + '\n');
     return false;

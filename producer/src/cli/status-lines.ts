@@ -6,7 +6,7 @@ import {
   type StatusReport,
   type WorkerInfo,
 } from '@weak-queens/shared/client';
-import { DEFAULT_PROBLEM } from '@weak-queens/shared/contracts';
+import { DEFAULT_PROBLEM, PROTOCOL_VERSION, protocolOf } from '@weak-queens/shared/contracts';
 import { formatBytes, unfitLines } from './unfit-lines.js';
 
 /** The share of a running sweep's work done, by core-seconds (shown while it runs). */
@@ -18,11 +18,16 @@ export function statusLines(report: StatusReport): string[] {
   const lines: string[] = [];
   for (const s of report.sweeps) {
     const cancelled = s.sweep.cancelledAt ? '  (cancelled)' : '';
+    // Another build's sweep: its jobs are in queues this build does not read.
+    const foreign =
+      protocolOf(s.sweep) !== PROTOCOL_VERSION && s.done < s.total
+        ? `  (protocol ${protocolOf(s.sweep)}: another build's sweep, followed by its wq status)`
+        : '';
     // The default problem goes unnamed, as it did before there were others.
     const problem =
       s.sweep.problem && s.sweep.problem !== DEFAULT_PROBLEM ? `  ${s.sweep.problem}` : '';
     lines.push(
-      `sweep ${s.sweep.id}${problem}  ${s.sweep.createdAt}  n done ${s.done}/${s.total}${work(s.workDone)}  units ${s.unitsDone}/${s.units}${s.etaSeconds === null ? '' : `  eta ${Math.ceil(s.etaSeconds)} s`}${cancelled}`,
+      `sweep ${s.sweep.id}${problem}  ${s.sweep.createdAt}  n done ${s.done}/${s.total}${work(s.workDone)}  units ${s.unitsDone}/${s.units}${s.etaSeconds === null ? '' : `  eta ${Math.ceil(s.etaSeconds)} s`}${cancelled}${foreign}`,
     );
     // An n its submission never queued has no jobs, which the progress reader cannot tell from
     // jobs removed: it is not cancelled, and the line below says how to queue it.
@@ -58,15 +63,24 @@ export function statusLines(report: StatusReport): string[] {
     );
   }
   lines.push(`workers: ${report.workers.length} live`);
+  lines.push(...otherProtocolLines(report.otherWorkers));
   for (const w of report.workers) {
     const memory = w.memoryBytes ? `  memory ${formatBytes(w.memoryBytes)}` : '';
     const slot = w.slotBytes ? ` (${formatBytes(w.slotBytes)} per slot)` : '';
-    const version = w.version ? `  v${w.version}` : '';
+    const version = w.build ? `  ${w.build}` : w.version ? `  v${w.version}` : '';
     lines.push(
       `  ${w.id}  host ${w.host}  slots ${w.concurrency}${memory}${slot}${version}  since ${w.startedAt}${clockLine(w)}`,
     );
   }
   return lines;
+}
+
+/** Workers of another build's protocol: live, but none of this build's jobs reach them. */
+function otherProtocolLines(workers: readonly WorkerInfo[]): string[] {
+  return workers.map(
+    (w) =>
+      `  ${w.id} (protocol ${protocolOf(w)}: another build${w.build ? ` ${w.build}` : w.version ? ` v${w.version}` : ''}, takes none of this build's jobs)`,
+  );
 }
 
 /** A worker whose clock is off the Redis server's says by how much (its times are off as far). */

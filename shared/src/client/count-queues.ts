@@ -25,7 +25,9 @@ export class CountQueues {
     let queue = this.opened.get(name);
     if (!queue) {
       if (countQueueClass(name) === undefined) {
-        throw new Error(`count queue: ${name} is not "count" nor a class queue such as count@2GiB`);
+        throw new Error(
+          `count queue: ${name} is not "${QUEUE_NAMES.count}" nor a class queue such as ${QUEUE_NAMES.count}@2GiB`,
+        );
       }
       queue = new bullmq.Queue(name, this.options);
       this.onOpen(queue);

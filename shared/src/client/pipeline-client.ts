@@ -48,6 +48,8 @@ export interface SizeResults {
 export interface StatusReport {
   readonly sweeps: readonly SweepProgress[];
   readonly workers: readonly WorkerInfo[];
+  /** Live workers of another protocol (another build): they take none of these jobs. */
+  readonly otherWorkers: readonly WorkerInfo[];
   readonly jobs: Readonly<Record<string, Record<string, number>>>;
   /** Measured/estimated seconds per algorithm, as the next plan applies them. */
   readonly calibration: Calibration;
@@ -264,7 +266,7 @@ export class PipelineClient {
   }
 
   async status(): Promise<StatusReport> {
-    const [sweeps, calibration, disagreements, workers, jobs] = await Promise.all([
+    const [sweeps, calibration, disagreements, workers, otherWorkers, jobs] = await Promise.all([
       this.registry
         .list()
         .then((list) => this.progressReader.read(list, { timing: true, eta: true }))
@@ -272,6 +274,7 @@ export class PipelineClient {
       this.store.calibration(),
       this.store.disagreements(),
       this.registry.liveWorkers(),
+      this.registry.otherProtocolWorkers(),
       this.jobCounts(),
     ]);
     return {
@@ -279,6 +282,7 @@ export class PipelineClient {
       calibration,
       disagreements,
       workers,
+      otherWorkers,
       jobs,
       authenticated: this.store.authenticated,
     };

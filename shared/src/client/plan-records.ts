@@ -12,6 +12,7 @@ import {
 } from '../contracts/plan-record.js';
 import { planMessage, type ResultSeal } from './result-seal.js';
 import { withoutMac } from './store-records.js';
+import { PROTOCOL_VERSION } from '../contracts/protocol.js';
 
 /** Plan units per HSET: a plan of 100,000 units is not one huge command. */
 const SLICE = 5000;
@@ -48,7 +49,7 @@ export class PlanRecords {
     for (const { header, planId, units } of plans) {
       const key = this.keys.plan(header.n, header.depth, planId);
       const entries = [...units];
-      const plain = withoutMac(header);
+      const plain = { ...withoutMac(header), protocol: header.protocol ?? PROTOCOL_VERSION };
       const weights = new Map(entries.map(([unit, record]) => [unit, record.weight]));
       const sealed = this.seal
         ? { ...plain, mac: this.seal.mac(planMessage(plain, planId, weights)) }

@@ -1,6 +1,6 @@
 // `wq verify`: a recount of stored results by a second algorithm, compared D by D; with
 // `repair`, what disagrees is counted afresh by both and published only if they agree.
-import { type Mismatch, sumJobId } from '../contracts/index.js';
+import { isLeftAlone, type Mismatch, sumJobId } from '../contracts/index.js';
 import type { FlowCleanup } from './flow-cleanup.js';
 import type { PipelineParts } from './pipeline-parts.js';
 import type { Disagreement } from './result-store.js';
@@ -14,9 +14,11 @@ export interface VerifyOutcome {
   /**
    * `verified`: every stored N(n, D) agreed with a recount; `repaired`: a disagreement was
    * counted afresh and both algorithms now agree; `disagrees`: S(n) was withdrawn, both values
-   * kept (or units were counted twice with two values); `missing`: nothing stored to verify.
+   * kept (or units were counted twice with two values); `missing`: nothing stored to verify;
+   * `unreadable`: records this build cannot read (another build's, or written by hand), left
+   * alone with S(n) as it was (`reason` names them).
    */
-  readonly outcome: 'verified' | 'repaired' | 'disagrees' | 'missing';
+  readonly outcome: 'verified' | 'repaired' | 'disagrees' | 'missing' | 'unreadable';
   readonly S?: string;
   readonly mismatch?: Mismatch;
   readonly disagreements?: readonly Disagreement[];
@@ -75,7 +77,11 @@ export class Recount {
     let settled = await this.settleRecount(id, stored);
     const mismatches = new Map<number, Mismatch>();
     for (const [n, result] of settled) if (result.mismatch) mismatches.set(n, result.mismatch);
-    const failed = [...settled].filter(([, r]) => r.S === undefined).map(([n]) => n);
+    // An n whose records could not be read failed for no value: counting it afresh settles
+    // nothing, and what is published of it stays.
+    const failed = [...settled]
+      .filter(([, r]) => r.S === undefined && !isLeftAlone(r.reason ?? ''))
+      .map(([n]) => n);
     if (options.repair && failed.length > 0) {
       // The disagreeing counts were forgotten when the recount failed: count both afresh, and
       // wait for that count's own outcome, not the disagreement that started it.
@@ -94,6 +100,15 @@ export class Recount {
       if (result.S !== undefined) {
         const outcome = repaired.has(n) ? 'repaired' : unit.length ? 'disagrees' : 'verified';
         outcomes.set(n, { n, outcome, S: result.S, ...evidence });
+      } else if (result.reason !== undefined && isLeftAlone(result.reason) && !mismatch) {
+        const S = (await this.parts.store.sums([n])).get(n);
+        outcomes.set(n, {
+          n,
+          outcome: 'unreadable',
+          ...(S === undefined ? {} : { S }),
+          ...evidence,
+          reason: result.reason,
+        });
       } else {
         outcomes.set(n, {
           n,

@@ -4,7 +4,13 @@
 // Redis can write those). With WQ_RESULT_KEY set the store has already dropped every record
 // whose MAC does not verify.
 import { type Algorithm, unitWeight } from '../kernel/index.js';
-import { type DepthResult, parseUnitKey, type UnitResult } from '../contracts/index.js';
+import {
+  type DepthResult,
+  parseUnitKey,
+  PROTOCOL_VERSION,
+  protocolOf,
+  type UnitResult,
+} from '../contracts/index.js';
 import type { ResultStore, Role } from './result-store.js';
 
 /** A count summed from its stored units, or why it cannot be. */
@@ -15,7 +21,16 @@ export type StoredCount =
       /** Units in it that are unverified imports (only with `pending`): no result yet. */
       readonly pending: readonly UnitResult[];
     }
-  | { readonly ok: false; readonly reason: string };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      /**
+       * True when this build cannot read the count at all (its plan is gone, or is of a newer
+       * protocol), rather than having read it and found it wrong: such a count is left alone
+       * and reported, never withdrawn.
+       */
+      readonly unreadable?: true;
+    };
 
 /**
  * Sums the units of plan `planId` of (n, D) as the store holds them. Every unit of the plan
@@ -34,17 +49,23 @@ export async function countFromStore(
   options: { readonly pending?: boolean } = {},
 ): Promise<StoredCount> {
   const refuse = (reason: string): StoredCount => ({ ok: false, reason });
+  const unreadable = (reason: string): StoredCount => ({ ok: false, reason, unreadable: true });
   // Both read at once; the units only count once the plan has passed.
   const unitsRead = store.units(n, depth, role, options);
   unitsRead.catch(() => undefined);
   const plan = await store.plan(n, depth, planId);
   if (!plan) {
-    return refuse(
+    return unreadable(
       `plan ${planId} of N(${n}, ${depth}) is not recorded` +
         (store.authenticated ? ' (or its MAC does not verify)' : ''),
     );
   }
   const { header } = plan;
+  if (protocolOf(header) > PROTOCOL_VERSION) {
+    return unreadable(
+      `plan ${planId} of N(${n}, ${depth}) was made by a build of protocol ${protocolOf(header)}, this one speaks ${PROTOCOL_VERSION}`,
+    );
+  }
   if (header.role !== role) return refuse(`plan ${planId} is a ${header.role} count, not ${role}`);
   if (algorithm !== undefined && header.algorithm !== algorithm) {
     return refuse(`plan ${planId} counts with ${header.algorithm}, not ${algorithm}`);

@@ -1,10 +1,10 @@
 // Cancel, retry and replan: take the unfinished (or failed) n of a sweep out of the queues and,
 // for retry and replan, submit the sweep again under its id (stored results are skipped).
-import { InvalidInputError } from '../contracts/index.js';
+import { InvalidInputError, PROTOCOL_VERSION, protocolOf } from '../contracts/index.js';
 import type { FlowCleanup } from './flow-cleanup.js';
 import type { PipelineParts } from './pipeline-parts.js';
 import type { SweepProgressReader } from './sweep-progress-reader.js';
-import type { SweepRecord } from './sweep-registry.js';
+import { describeSizes, type SweepRecord } from './sweep-registry.js';
 import { problemOf } from './problems/index.js';
 import type { SweepSubmission, SweepSubmitter } from './sweep-submitter.js';
 
@@ -25,7 +25,7 @@ export class SweepControl {
     sweepId: string,
     options: { timeoutMs?: number } = {},
   ): Promise<{ removed: number[]; left: number[] }> {
-    const sweep = await this.parts.registry.get(sweepId);
+    const sweep = ownSweep(await this.parts.registry.get(sweepId));
     await this.parts.registry.save({ ...sweep, cancelledAt: new Date().toISOString() });
     return this.cleanup.removeSizes(
       sweep,
@@ -40,6 +40,7 @@ export class SweepControl {
     options: { timeoutMs?: number } = {},
   ): Promise<{ readonly added: number }> {
     const progress = await this.progressReader().sweep(sweepId);
+    ownSweep(progress.sweep);
     const broken = progress.sizes.filter((s) => s.state === 'failed').map((s) => s.n);
     return this.resubmit(progress.sweep, broken, options.timeoutMs, 'not running');
   }
@@ -82,7 +83,7 @@ export class SweepControl {
    * skipped.
    */
   async replan(sweepId: string, options: { timeoutMs?: number } = {}): Promise<SweepSubmission> {
-    const sweep = await this.parts.registry.get(sweepId);
+    const sweep = ownSweep(await this.parts.registry.get(sweepId));
     const pending = await this.unfinished(sweep);
     return this.resubmit(
       sweep,
@@ -91,4 +92,19 @@ export class SweepControl {
       'taken out of the queues (still running)',
     );
   }
+}
+
+/**
+ * The sweep, when this build queued it: another build's jobs are in its own protocol's queues,
+ * which this build neither reads nor removes, so only that build cancels, retries or replans it.
+ */
+function ownSweep(sweep: SweepRecord): SweepRecord {
+  const protocol = protocolOf(sweep);
+  if (protocol === PROTOCOL_VERSION) return sweep;
+  throw new InvalidInputError(
+    'sweep',
+    sweep.id,
+    `a sweep this build queued (protocol ${PROTOCOL_VERSION}); this one is protocol ${protocol}'s ` +
+      `(another build): its wq acts on it, or wq sweep counts ${describeSizes(sweep.ns)} here`,
+  );
 }

@@ -13,6 +13,7 @@ import {
   WorkerInfoSchema,
 } from '../contracts/sweep-record.js';
 import { type StoreKeys, storeKeys } from '../contracts/store-keys.js';
+import { PROTOCOL_VERSION, protocolOf } from '../contracts/protocol.js';
 
 export type { SweepRecord, WorkerInfo } from '../contracts/sweep-record.js';
 export { CLOCK_SKEW_WARN_MS } from '../contracts/sweep-record.js';
@@ -26,8 +27,12 @@ export function parseSweepRecord(value: unknown): SweepRecord {
 export const WORKER_TTL_MS = 15_000;
 
 export class SweepRegistry extends KeyedStore<StoreKeys> {
-  constructor(redis: RedisClient, prefix: string) {
+  /** The protocol whose workers are this reader's: those that take the jobs it plans. */
+  readonly protocol: number;
+
+  constructor(redis: RedisClient, prefix: string, options: { readonly protocol?: number } = {}) {
     super(redis, storeKeys(prefix));
+    this.protocol = options.protocol ?? PROTOCOL_VERSION;
   }
 
   async save(sweep: SweepRecord): Promise<void> {
@@ -151,10 +156,27 @@ export class SweepRegistry extends KeyedStore<StoreKeys> {
   }
 
   /**
-   * Workers with a heartbeat younger than WORKER_TTL_MS on the Redis server's clock; stale
-   * entries are pruned on the way (one script: the server's clock, the cut and the read agree).
+   * Live workers of this reader's protocol: those that take the jobs it plans. Routing, the
+   * cluster a sweep is planned for and every wait for workers count these only.
    */
   async liveWorkers(): Promise<WorkerInfo[]> {
+    return (await this.allLive()).filter((w) => protocolOf(w) === this.protocol);
+  }
+
+  /**
+   * Live workers of another protocol (another build): they take none of the jobs this reader
+   * plans, and `wq status` and the dashboard show them as such.
+   */
+  async otherProtocolWorkers(): Promise<WorkerInfo[]> {
+    return (await this.allLive()).filter((w) => protocolOf(w) !== this.protocol);
+  }
+
+  /**
+   * Workers with a heartbeat younger than WORKER_TTL_MS on the Redis server's clock, of every
+   * protocol; stale entries are pruned on the way (one script: the server's clock, the cut and
+   * the read agree).
+   */
+  private async allLive(): Promise<WorkerInfo[]> {
     const values = (await LIVE_WORKERS.run(
       this.redis,
       { workers: this.keys.workers, workerInfo: this.keys.workerInfo },

@@ -1,7 +1,7 @@
 // Submission: plans a sweep for the cluster there is, records it, and adds one flow per n that
 // is neither stored nor queued (taking each n's submit lock, so two submitters add it once).
 import type { FlowJob } from 'bullmq';
-import { type Problem as ProblemId } from '../contracts/index.js';
+import { type Problem as ProblemId, PROTOCOL_VERSION } from '../contracts/index.js';
 import type { SweepRecord, WorkerInfo } from './sweep-registry.js';
 import { type UnitRouting, unitRouting } from './unit-routing.js';
 import type { ClusterDescription } from './cluster-plan.js';
@@ -29,6 +29,11 @@ export interface SweepSubmission {
   readonly sizes: readonly SizeOutcome[];
   /** Seconds spent planning (kernel estimates, plan records) and adding the flows. */
   readonly timing: { readonly planSeconds: number; readonly enqueueSeconds: number };
+  /**
+   * Set when no worker of this build's protocol was live, but some of another were: none of
+   * them will take this sweep's jobs (they wait for a worker of this build).
+   */
+  readonly otherProtocolOnly?: readonly WorkerInfo[];
 }
 
 /**
@@ -77,6 +82,7 @@ export class SweepSubmitter {
     // Plan every n before adding any, so the workers see the whole sweep's priorities at once.
     const planStarted = performance.now();
     const live = await this.parts.registry.liveWorkers();
+    const others = live.length === 0 ? await this.parts.registry.otherProtocolWorkers() : [];
     const routing = this.routingFor(live);
     const cluster = options.cluster ?? this.clusterOf(live, routing);
     const plan = await problem.plan(this.parts, ns, { ...options, sweepId: id, cluster, routing });
@@ -100,6 +106,7 @@ export class SweepSubmitter {
       ...(estimates ? { estimates } : {}),
       ...marks,
       queued: [...queued],
+      protocol: PROTOCOL_VERSION,
     });
     await this.parts.registry.markSubmitting(id, SUBMITTING_TTL_MS);
     await this.parts.registry.save(record());
@@ -125,7 +132,7 @@ export class SweepSubmitter {
       planSeconds: (enqueueStarted - planStarted) / 1000,
       enqueueSeconds: (performance.now() - enqueueStarted) / 1000,
     };
-    return { sweep, added, sizes, timing };
+    return { sweep, added, sizes, timing, ...(others.length ? { otherProtocolOnly: others } : {}) };
   }
 
   /**

@@ -24,6 +24,7 @@ export const CONFIG_ENV = [
   'WQ_STALLED_INTERVAL_MS',
   'WQ_MAX_STALLED',
   'WQ_TEST_FAIL_JOBS',
+  'WQ_TEST_PROTOCOL',
   'WQ_SLOT_MEMORY',
   'WQ_WORKER_MEMORY',
   'WQ_MAX_UNIT_BYTES',
@@ -85,6 +86,11 @@ export interface WqConfig {
    */
   readonly testFailJobs: readonly string[];
   /**
+   * TEST ONLY (WQ_TEST_PROTOCOL): the protocol a worker speaks instead of this build's, so a
+   * test can stand one worker beside it as another build would (its queues, its heartbeat).
+   */
+  readonly testProtocol?: number;
+  /**
    * WQ_SLOT_MEMORY: the most memory one unit on one slot may be estimated to need (bytes). The
    * planner splits or switches to a smaller-memory algorithm above it; a worker advertises it
    * in its heartbeat and never runs such a unit beyond it. Derived in worker-memory.ts.
@@ -142,6 +148,7 @@ const OVERRIDDEN_BY: Readonly<
   WQ_STALLED_INTERVAL_MS: 'stalledIntervalMs',
   WQ_MAX_STALLED: 'maxStalled',
   WQ_TEST_FAIL_JOBS: 'testFailJobs',
+  WQ_TEST_PROTOCOL: 'testProtocol',
   WQ_SLOT_MEMORY: 'slotMemoryBytes',
   WQ_WORKER_MEMORY: 'workerMemoryBytes',
   WQ_MAX_UNIT_BYTES: 'slotMemoryBytes',
@@ -186,6 +193,7 @@ export function compileConfig(
     maxUnitBytes: vars.WQ_MAX_UNIT_BYTES,
   });
   const resultKey = overrides.resultKey ?? vars.WQ_RESULT_KEY;
+  const testProtocol = overrides.testProtocol ?? vars.WQ_TEST_PROTOCOL;
   return {
     redisUrl: clusterNodes ? clusterUrl(clusterNodes) : redactUrl(url),
     redis: parseRedisUrl(url),
@@ -209,6 +217,7 @@ export function compileConfig(
       Math.max(STALLED_RANGE.min, Math.round(lockMs / 4)),
     maxStalled: overrides.maxStalled ?? vars.WQ_MAX_STALLED ?? 2,
     testFailJobs: overrides.testFailJobs ?? vars.WQ_TEST_FAIL_JOBS ?? [],
+    ...(testProtocol === undefined ? {} : { testProtocol }),
     // This machine's shares by default, so the planner's choice follows the machine.
     ...memory,
     redisWaitLogMs: overrides.redisWaitLogMs ?? vars.WQ_REDIS_WAIT_LOG_MS ?? 30_000,
@@ -386,6 +395,7 @@ export const ConfigEnvSchema = v.object({
   WQ_STALLED_INTERVAL_MS: v.optional(milliseconds(STALLED_RANGE)),
   WQ_MAX_STALLED: v.optional(positiveIntegerText(1000)),
   WQ_TEST_FAIL_JOBS: v.optional(JobIdListSchema),
+  WQ_TEST_PROTOCOL: v.optional(positiveIntegerText(1000)),
   WQ_SLOT_MEMORY: v.optional(ByteSizeSchema),
   WQ_WORKER_MEMORY: v.optional(ByteSizeSchema),
   /** Deprecated for WQ_SLOT_MEMORY (see MemorySettings.maxUnitBytes); still read, and warned of. */

@@ -2,8 +2,15 @@
 // payloads and results, the Redis key layout, plans, config, errors. Data and validation only:
 // the Redis classes that read and write them are in ../client.
 export {
+  PROTOCOL_VERSION,
+  FIRST_PROTOCOL,
+  protocolOf,
+  leftAloneReason,
+  isLeftAlone,
+} from './protocol.js';
+export {
   QUEUE_NAMES,
-  type QueueName,
+  queueNamesOf,
   JOB_RETENTION,
   EVENTS_MAX_LEN,
   queueStreams,

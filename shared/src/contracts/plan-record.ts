@@ -33,6 +33,11 @@ export const PlanHeaderSchema = record({
   role: v.picklist(['primary', 'check'], '"primary" or "check"'),
   algorithm: v.picklist(ALGORITHMS, `one of ${ALGORITHMS.join(', ')}`),
   units: count(1),
+  /**
+   * The protocol of the build that planned it (protocol.ts); absent: protocol 1. Left out of
+   * the MAC, so that builds which know no such field still verify the plan.
+   */
+  protocol: v.optional(count(1)),
   /** HMAC under WQ_RESULT_KEY over the header and every unit's key and weight. */
   mac: v.optional(v.message(v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)), '64 hex digits')),
 });

@@ -1,15 +1,29 @@
 // Queue names, job names and the deterministic job ids every producer and worker agree on.
 // BullMQ ids may not contain ':', so ids are built from '-' separated parts.
+import { FIRST_PROTOCOL, PROTOCOL_VERSION } from './protocol.js';
 
-/** The two queues of the pipeline: CPU-bound units, and the cheap sums over their results. */
-export const QUEUE_NAMES = { count: 'count', aggregate: 'aggregate' } as const;
-export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
+/**
+ * The two queues of one protocol: CPU-bound units, and the cheap sums over their results.
+ * Named by protocol (`count.v2`), so a worker of another build never sees a job it would
+ * misread; the first protocol's are the plain names every earlier build used.
+ */
+export function queueNamesOf(protocol: number): {
+  readonly count: string;
+  readonly aggregate: string;
+} {
+  if (protocol === FIRST_PROTOCOL) return { count: 'count', aggregate: 'aggregate' };
+  return { count: `count.v${protocol}`, aggregate: `aggregate.v${protocol}` };
+}
+
+/** This build's queues. */
+export const QUEUE_NAMES = queueNamesOf(PROTOCOL_VERSION);
 
 /**
  * Units go only where they fit. A unit that every live worker can hold goes to `count`, which
  * every worker consumes; a larger one goes to the count queue of its memory class, the next
  * power of two of its estimated bytes (`count@2GiB`), which only workers whose per-slot memory
  * holds that class consume. A small worker so never fetches a unit it would have to refuse.
+ * Class queues carry the protocol too, in their base name (`count.v2@2GiB`).
  * Powers of two keep the classes few (one per doubling) whatever the machines' sizes.
  */
 const COUNT_CLASS_SEPARATOR = '@';
@@ -52,19 +66,26 @@ export function countQueueFor(bytes: number, baseBytes: number): string {
 }
 
 /**
- * The memory class of a count queue (bytes): 0 for `count` (any worker), the class of a
- * `count@<size>` queue, or undefined for any other name.
+ * The memory class of a count queue of `protocol` (bytes): 0 for its `count` (any worker), the
+ * class of a `count@<size>` queue, or undefined for any other name (another protocol's too).
  */
-export function countQueueClass(name: string): number | undefined {
-  if (name === QUEUE_NAMES.count) return 0;
-  const match = /^count@(\d+)(B|KiB|MiB|GiB|TiB|PiB)$/.exec(name);
+export function countQueueClass(
+  name: string,
+  protocol: number = PROTOCOL_VERSION,
+): number | undefined {
+  const base = queueNamesOf(protocol).count;
+  if (name === base) return 0;
+  if (!name.startsWith(`${base}${COUNT_CLASS_SEPARATOR}`)) return undefined;
+  const match = /^(\d+)(B|KiB|MiB|GiB|TiB|PiB)$/.exec(
+    name.slice(base.length + COUNT_CLASS_SEPARATOR.length),
+  );
   if (!match?.[1] || !match[2]) return undefined;
   const bytes =
     Number(match[1]) * 1024 ** SIZE_UNITS.indexOf(match[2] as (typeof SIZE_UNITS)[number]);
   return Number.isSafeInteger(bytes) && memoryClassOf(bytes) === bytes ? bytes : undefined;
 }
 
-/** True for `count` and every class queue. */
+/** True for this build's `count` and every class queue of it. */
 export function isCountQueue(name: string): boolean {
   return countQueueClass(name) !== undefined;
 }
@@ -73,16 +94,24 @@ export function isCountQueue(name: string): boolean {
  * The Redis set of class queues a producer has put units in. Workers read it to learn which
  * class queues to consume; status, cancel, retry, the dashboard and /metrics read it to see
  * every count queue. With one kind of worker it stays empty: nothing but `count` is used.
+ * Every protocol's class queues share it; each build reads only the names of its own.
  */
 export function countClassesKey(prefix: string): string {
   return `${prefix}:count-classes`;
 }
 
-/** Every count queue named in `classes` (the set above), `count` first, then by class. */
-export function countQueueNames(classes: Iterable<string>): string[] {
-  const named = [...new Set(classes)].filter((q) => (countQueueClass(q) ?? 0) > 0);
-  named.sort((a, b) => (countQueueClass(a) ?? 0) - (countQueueClass(b) ?? 0));
-  return [QUEUE_NAMES.count, ...named];
+/**
+ * Every count queue of `protocol` named in `classes` (the set above), `count` first, then by
+ * class.
+ */
+export function countQueueNames(
+  classes: Iterable<string>,
+  protocol: number = PROTOCOL_VERSION,
+): string[] {
+  const classOf = (q: string): number => countQueueClass(q, protocol) ?? 0;
+  const named = [...new Set(classes)].filter((q) => classOf(q) > 0);
+  named.sort((a, b) => classOf(a) - classOf(b));
+  return [queueNamesOf(protocol).count, ...named];
 }
 
 /**

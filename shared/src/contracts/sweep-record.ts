@@ -5,6 +5,7 @@ import { SWEEP_ID } from './job-payloads.js';
 import { PROBLEMS } from './problems.js';
 import { record } from './schema.js';
 
+const protocolNumber = v.message(v.pipe(v.number(), v.integer(), v.minValue(1)), 'an integer ≥ 1');
 const count = v.message(v.pipe(v.number(), v.safeInteger(), v.minValue(0)), 'an integer ≥ 0');
 const perSize = (value: v.GenericSchema<unknown, number>, allowed: string) =>
   v.message(v.pipe(v.record(v.string(), value), v.readonly()), allowed);
@@ -50,6 +51,11 @@ export const SweepRecordSchema = record({
   ),
   /** When every n was handled; absent while queuing, or for ever if the submitter died. */
   submittedAt: v.optional(v.string('an ISO time or absent')),
+  /**
+   * The protocol of the build that queued it (protocol.ts): its jobs are in that protocol's
+   * queues. Absent on sweeps of builds before protocols were numbered (protocol 1).
+   */
+  protocol: v.optional(protocolNumber),
 });
 export type SweepRecord = v.InferOutput<typeof SweepRecordSchema>;
 
@@ -67,6 +73,13 @@ export const WorkerInfoSchema = record({
   slotBytes: v.optional(count),
   /** The weak-queens version it runs. */
   version: v.optional(v.string('a version or absent')),
+  /**
+   * The protocol it speaks (protocol.ts): it takes only the jobs of that protocol's queues.
+   * Absent from the heartbeats of builds before protocols were numbered (protocol 1).
+   */
+  protocol: v.optional(protocolNumber),
+  /** What tells its build apart from another of the same version: `0.1.0+d9654b9`. */
+  build: v.optional(v.string('a build or absent')),
   startedAt: v.string('an ISO time'),
   /** Job ids being processed at the last heartbeat. */
   active: v.message(v.pipe(v.array(v.string()), v.readonly()), 'a list of job ids'),

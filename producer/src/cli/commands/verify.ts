@@ -10,7 +10,8 @@ export const verifyCommand = defineCommand(
 worker where there is one (workers must be running: wq worker). An n whose recount agrees
 everywhere stays published ("verified"). A disagreement withdraws S(n) and keeps both values
 ("disagrees", shown by wq status); --repair then recounts it ("repaired"). An n with nothing
-stored is "missing".`,
+stored is "missing"; one whose records this build cannot read (another build's, or written by
+hand) is "unreadable" and left alone.`,
     positionals: [N_SPEC],
     options: {
       repair: {
@@ -50,6 +51,7 @@ function outcomeJson(o: VerifyOutcome): string {
     S: o.S ?? null,
     ...(o.mismatch ? { mismatch: o.mismatch.depths } : {}),
     ...(o.disagreements ? { disagreements: o.disagreements } : {}),
+    ...(o.outcome === 'unreadable' && o.reason ? { reason: o.reason } : {}),
   });
 }
 
@@ -75,5 +77,7 @@ function outcomeLine(o: VerifyOutcome): string {
       return `n=${o.n} disagrees: S(${o.n}) withdrawn${tail} (wq verify ${o.n} --repair)`;
     case 'missing':
       return `n=${o.n} missing: nothing stored to verify`;
+    case 'unreadable':
+      return `n=${o.n} unreadable: ${o.reason ?? 'records this build cannot read, left alone'}${o.S === undefined ? '' : `; S(${o.n}) = ${o.S} stays`}`;
   }
 }
