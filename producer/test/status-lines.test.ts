@@ -1,6 +1,7 @@
 // The text of `wq status`: an n its submission never queued reads as such, not as cancelled.
 import { describe, expect, it } from 'vitest';
 import type { SizeProgress, StatusReport, SweepProgress } from '@weak-queens/shared/client';
+import { PROTOCOL_VERSION } from '@weak-queens/shared/contracts';
 import { statusLines } from '../src/cli/status-lines.js';
 
 const ID = 's-interrupted1';
@@ -21,6 +22,7 @@ function interrupted(submitting: boolean): StatusReport {
       targetSeconds: 30,
       units: { 4: 4, 5: 5, 6: 6, 7: 7 },
       queued: [4, 5, 6],
+      protocol: PROTOCOL_VERSION,
     },
     status: 'running',
     sizes,
