@@ -19,11 +19,6 @@ export interface WorkerServiceOptions {
   readonly progressIntervalMs?: number;
   /** Heartbeat period for `wq status`; default 5000 ms. */
   readonly heartbeatMs?: number;
-  /**
-   * Whether the worker runs its warm-up sweep once started (warm-up.ts); default true. Off only
-   * where a test counts what a worker does from its start.
-   */
-  readonly warmUp?: boolean;
 }
 
 export type CompiledWorkerServiceOptions = Required<WorkerServiceOptions>;
@@ -51,6 +46,5 @@ export function compileWorkerServiceOptions(
     shutdownGraceMs,
     progressIntervalMs: options.progressIntervalMs ?? 1000,
     heartbeatMs: options.heartbeatMs ?? 5000,
-    warmUp: options.warmUp ?? true,
   };
 }

@@ -29,7 +29,6 @@ import { createCountProcessor } from './count-processor.js';
 import { problemProcessors, routeByProblem } from './problem-processors.js';
 import { RedisOutage } from './redis-outage.js';
 import { CountTally } from './count-tally.js';
-import { WarmUp } from './warm-up.js';
 import { ErrorBackoff } from './error-backoff.js';
 import { buildOf, WORKER_VERSION } from './build-info.js';
 import {
@@ -64,10 +63,6 @@ export class WorkerService {
   private readonly options: CompiledWorkerServiceOptions;
   private readonly redis: RedisClient;
   private readonly pool: KernelPool;
-  /** Settles when the kernel threads' own warm-up is over. */
-  private readonly poolWarm: Promise<void>;
-  /** The warm-up sweep (see warm-up.ts), from start until the first real job. */
-  private warmUp?: WarmUp;
   /** Threads for the classic problem's units (started on first use). */
   private readonly classicThreads: ClassicThreads;
   private readonly registry: SweepRegistry;
@@ -105,7 +100,7 @@ export class WorkerService {
     this.redis.on('error', (err) => this.outage.report(err, 'result store'));
     this.pool = new KernelPool(concurrency);
     // Threads started while the worker connects: a small sweep's first units do not wait.
-    this.poolWarm = this.pool
+    this.pool
       .warm()
       .catch((err: unknown) => logger.warn({ err }, 'kernel threads did not warm up'));
     const seal = resultSealOf(config);
@@ -166,8 +161,6 @@ export class WorkerService {
       else this.errors.report(err, `${queue} queue`);
     });
     worker.on('completed', () => this.errors.succeeded());
-    // A real job has the worker's CPU and connections to itself.
-    worker.on('active', () => void this.warmUp?.abandon());
   }
 
   private addCountWorker(queue: string): Worker {
@@ -228,7 +221,6 @@ export class WorkerService {
     }
     await this.consumeFittingClasses();
     await this.heartbeat();
-    this.startWarmUp();
     this.heartbeatTimer = setInterval(() => {
       Promise.all([this.heartbeat(), this.consumeFittingClasses()]).then(
         () => this.outage.recovered(),
@@ -253,26 +245,6 @@ export class WorkerService {
   }
 
   /**
-   * Runs the warm-up sweep unless told not to, or on a Redis Cluster (whose keys a SCAN of one
-   * node would not all find).
-   */
-  private startWarmUp(): void {
-    const { config, logger, warmUp, concurrency, progressIntervalMs } = this.options;
-    if (!warmUp || config.clusterNodes !== undefined) return;
-    this.warmUp = new WarmUp({
-      config,
-      redis: this.redis,
-      pool: this.pool,
-      poolWarm: this.poolWarm,
-      workerId: this.id,
-      liveWorkers: () => this.registry.liveWorkers(),
-      concurrency,
-      progressIntervalMs,
-      logger,
-    });
-  }
-
-  /**
    * Stops taking jobs, lets active units run for up to the grace period, then hands the rest
    * back to the queue (no attempt spent) and closes every connection. Safe to call twice.
    */
@@ -287,8 +259,6 @@ export class WorkerService {
     this.errors.close();
     this.tally.close();
     logger.info({ graceMs: shutdownGraceMs }, 'worker closing');
-    // Ended alongside the rest, within the same bounds: without Redis it adds no wait.
-    const warmUpEnded = this.warmUp?.abandon() ?? Promise.resolve();
     const countClosed = Promise.all([...this.countWorkers.values()].map((w) => w.close()));
     const aggregateClosed = this.aggregateWorker.close();
     if (!(await fulfilsWithin(countClosed, shutdownGraceMs))) {
@@ -301,8 +271,6 @@ export class WorkerService {
     const left = (): number => Math.max(0, deadline - Date.now());
     const closed = await within(Promise.allSettled([countClosed, aggregateClosed]), left());
     await Promise.all([this.pool.close(), this.classicThreads.close()]);
-    // Its keys are deleted through this.redis: before that closes.
-    await within(warmUpEnded, left());
     const unlisted = closed && (await within(this.registry.removeWorker(this.id), left()));
     if (!unlisted || !(await within(this.redis.quit(), left()))) this.redis.disconnect();
     if (closed && unlisted) logger.info('worker closed');

@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { HandBackError, InvalidInputError, KernelError, WeakQueensError } from './errors.js';
 import type { ThreadReply } from './kernel-thread.js';
 import type { Algorithm } from './algorithms.js';
-import { countUnit, planUnits, type WorkUnit } from './plan.js';
+import { planUnits, type WorkUnit } from './plan.js';
 import { SlotGate } from './slot-gate.js';
 import { countByWindowTransferParallel } from './window-transfer-parallel.js';
 
@@ -58,17 +58,6 @@ export const WHOLE_MACHINE_BYTES = 512 * 1024 ** 2;
 
 /** How often the warm-up counts its small boards (once was not enough for V8: measured). */
 const WARM_ROUNDS = 3;
-
-/**
- * A unit of a board up to INLINE_MAX_N estimated under INLINE_SECONDS is counted on the calling
- * thread: for it, the trip to a kernel thread (a message each way, a thread woken) costs more
- * than the count, and a small sweep is all such units (what that buys: docs/costs.md). The
- * board bound caps what a wrong estimate (a plan forged in Redis) can hold the thread up to a
- * few seconds (the slowest algorithm on an N(12, D) whole; docs/threat-model.md): no work
- * bound stops a count here.
- */
-const INLINE_SECONDS = 0.002;
-const INLINE_MAX_N = 12;
 
 type RunOptions = { readonly boundSeconds?: number };
 
@@ -125,10 +114,6 @@ export class KernelPool {
       const started = performance.now();
       let ran: Counted;
       if (alone) ran = { value: await this.runOnTeam(unit, onProgress, options), slot: 0 };
-      // The pool's own warm-up is for its threads: only asked-for units are counted here.
-      // No progress from it: a kernel thread sends none for a unit this small either (its
-      // first after 250 ms), and each would be a Redis write.
-      else if (this.requested && countsHere(unit)) ran = this.runHere(unit);
       else ran = await this.runOnSlot(unit, onProgress, options);
       return { ...ran, startedAt, seconds: (performance.now() - started) / 1000 };
     } finally {
@@ -212,24 +197,6 @@ export class KernelPool {
       settled.catch(() => undefined),
     );
     return settled;
-  }
-
-  /**
-   * Counts a tiny unit (see INLINE_SECONDS) on this thread. It reports the lowest slot no thread
-   * is busy in (the dashboard's timeline draws one lane per slot); the count is synchronous, so
-   * no other unit takes a slot meanwhile.
-   */
-  private runHere(unit: WorkUnit): Counted {
-    const busy = new Set([...this.slots].filter((s) => s.busy).map((s) => s.index));
-    let slot = 0;
-    while (busy.has(slot)) slot++;
-    try {
-      return { value: countUnit(unit), slot };
-    } catch (err) {
-      // As a kernel thread reports it (kernel-thread.ts).
-      const message = err instanceof Error ? err.message : String(err);
-      throw new KernelError(message, !(err instanceof WeakQueensError) || err.retryable);
-    }
   }
 
   private runOnSlot(
@@ -334,9 +301,4 @@ function boundTimer(
       ),
     bound * 1000,
   );
-}
-
-/** Whether a unit is counted on the calling thread (see INLINE_SECONDS). */
-function countsHere(unit: WorkUnit): boolean {
-  return unit.n <= INLINE_MAX_N && unit.estimate.seconds < INLINE_SECONDS;
 }
