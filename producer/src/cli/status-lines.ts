@@ -2,6 +2,7 @@
 // not queued), the disagreements, and the live workers.
 import {
   CLOCK_SKEW_WARN_MS,
+  FORGED_REASON,
   notQueuedLine,
   type StatusReport,
   type WorkerInfo,
@@ -50,7 +51,18 @@ export function statusLines(report: StatusReport): string[] {
     if (s.notQueued) lines.push(`  ${notQueuedLine(s.sweep.id, s.notQueued)}`);
   }
   if (report.sweeps.length === 0) lines.push('no sweeps');
-  for (const d of report.disagreements) {
+  // Records that do not verify under this key are said once, with the n they hold up: after a
+  // key rotation that is every record, not a forgery each.
+  const unsigned = report.disagreements.filter((d) => d.reason === FORGED_REASON);
+  if (unsigned.length > 0) {
+    const ns = [...new Set(unsigned.map((d) => d.n))].sort((a, b) => a - b);
+    lines.push(
+      `${unsigned.length} stored record(s) of n = ${ns.join(', ')} do not verify under this ` +
+        'WQ_RESULT_KEY (signed with another key, or forged): not results; the next sweep of ' +
+        'those n counts them again (rotating the key: docs/operations.md)',
+    );
+  }
+  for (const d of report.disagreements.filter((x) => x.reason !== FORGED_REASON)) {
     lines.push(
       d.reason
         ? `disagreement: ${d.unit === '#S' ? `S(${d.n})` : d.unit === '#N' ? `N(${d.n}, ${d.depth})` : `unit ${d.unit} of N(${d.n}, ${d.depth})`} stored as ${d.stored}: ${d.reason}; wq verify ${d.n} --repair`

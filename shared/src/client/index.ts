@@ -52,6 +52,7 @@ export {
   unitMessage,
 } from './result-seal.js';
 export {
+  FORGED_REASON,
   ResultStore,
   type ResultStoreOptions,
   type Role,

@@ -115,7 +115,7 @@ export class ResultStore extends KeyedStore<StoreKeys> {
       counted: isDecimal(value) ? value : '0',
       countedWorker: '',
       at: new Date().toISOString(),
-      reason: 'its MAC does not verify under WQ_RESULT_KEY: not a result',
+      reason: FORGED_REASON,
     };
     await this.redis.hset(
       this.keys.disagreements,
@@ -234,11 +234,49 @@ export class ResultStore extends KeyedStore<StoreKeys> {
   }
 
   /** Units counted twice with different values, oldest first. */
+  /**
+   * The disagreements kept. One about a record whose MAC did not verify (another key's, or
+   * forged) is settled once the record in its place verifies (counted again, or re-signed) or
+   * is gone: it is dropped then, so no stale one outlives a recount or a key rotation.
+   */
   async disagreements(): Promise<Disagreement[]> {
-    const raw = await this.redis.hvals(this.keys.disagreements);
-    return raw
-      .map((json) => parseJson(DisagreementSchema, json, 'disagreement'))
-      .sort((a, b) => a.at.localeCompare(b.at));
+    const raw = await this.redis.hgetall(this.keys.disagreements);
+    const kept: Disagreement[] = [];
+    const settled: string[] = [];
+    for (const [field, json] of Object.entries(raw)) {
+      const disagreement = parseJson(DisagreementSchema, json, 'disagreement');
+      if (disagreement.reason === FORGED_REASON && (await this.#settled(disagreement))) {
+        settled.push(field);
+      } else kept.push(disagreement);
+    }
+    if (settled.length > 0) await this.redis.hdel(this.keys.disagreements, ...settled);
+    return kept.sort((a, b) => a.at.localeCompare(b.at));
+  }
+
+  /** Whether the record a bad-MAC disagreement names now verifies, or is no longer there. */
+  async #settled(d: Disagreement): Promise<boolean> {
+    try {
+      return await this.#verifiesNow(d);
+    } catch {
+      return false; // unreadable: still not a result
+    }
+  }
+
+  async #verifiesNow(d: Disagreement): Promise<boolean> {
+    const check = d.role === 'check';
+    if (d.unit === '#S') {
+      const json = await this.redis.hget(this.keys.records, String(d.n));
+      return json === null || this.trustsRecord(parseJson(CompletionRecordSchema, json, 'record'));
+    }
+    if (d.unit === '#N') {
+      const hash = check ? this.keys.checkDepths(d.n) : this.keys.depths(d.n);
+      const json = await this.redis.hget(hash, String(d.depth));
+      return json === null || this.trustsDepth(parseJson(DepthResultSchema, json, 'depth result'));
+    }
+    if (d.unit.startsWith('#')) return false;
+    const hash = check ? this.keys.checkUnits(d.n, d.depth) : this.keys.units(d.n, d.depth);
+    const json = await this.redis.hget(hash, d.unit);
+    return json === null || this.trustsUnit(parseJson(UnitResultSchema, json, 'unit result'));
   }
 
   /**
@@ -754,6 +792,9 @@ export class ResultStore extends KeyedStore<StoreKeys> {
 
 /** The `unit` of a disagreement between a stored N(n, D) and S(n)'s record. */
 const RECORD_DISAGREEMENT = '#R';
+
+/** Why a record whose MAC does not verify is not a result (another key's, or forged). */
+export const FORGED_REASON = 'its MAC does not verify under WQ_RESULT_KEY: not a result';
 
 function disagreementField(n: number, depth: number, role: Role, unit: string): string {
   return `${n}:${depth}:${role}:${unit}`;
