@@ -27,6 +27,7 @@ import {
 } from '@weak-queens/shared/client';
 import { asJobFailure } from './failures.js';
 import { foreignChildren } from './foreign-children.js';
+import { type RefusalRiding, rideRefusals } from './refusal-rider.js';
 import { describeMismatch, disagreements } from './verification.js';
 
 export interface AggregateProcessorDeps {
@@ -34,13 +35,18 @@ export interface AggregateProcessorDeps {
   readonly logger: Logger;
   /** The key prefix of this pipeline's queues: an aggregate job's children must be in them. */
   readonly prefix: string;
+  /** Writes Redis refuses for a while (OOM, MISCONF) tried again this long (refusal-rider.ts). */
+  readonly refusals?: RefusalRiding;
 }
 
 export function createAggregateProcessor(deps: AggregateProcessorDeps) {
   return async (job: Job): Promise<DepthResult | VerifiedResult | SumResult> => {
+    // A sum's writes wait out a refusal that may pass (out of memory, a full disk).
+    const store = ridingStore(deps.store, deps.refusals ?? { limitMs: 0 });
+    const withStore = { ...deps, store };
     try {
-      if (job.name === JOB_NAMES.depth) return await sumUnits(job, deps);
-      if (job.name === JOB_NAMES.sum) return await sumDepths(job, deps);
+      if (job.name === JOB_NAMES.depth) return await sumUnits(job, withStore);
+      if (job.name === JOB_NAMES.sum) return await sumDepths(job, withStore);
       throw new bullmq.UnrecoverableError(
         `job name: "${job.name}" is not allowed; expected "${JOB_NAMES.depth}" or "${JOB_NAMES.sum}"`,
       );
@@ -49,6 +55,24 @@ export function createAggregateProcessor(deps: AggregateProcessorDeps) {
       throw asJobFailure(err);
     }
   };
+}
+
+/** The store with its writes (put…, vouch…, forget…) riding refusals: its reads as they are. */
+function ridingStore(store: ResultStore, riding: RefusalRiding): ResultStore {
+  return new Proxy(store, {
+    get(target, name, receiver) {
+      const value: unknown = Reflect.get(target, name, receiver);
+      if (typeof value !== 'function' || typeof name !== 'string') return value;
+      if (!/^(put|vouch|forget)/.test(name))
+        return (value as (...a: unknown[]) => unknown).bind(target);
+      return (...args: unknown[]) =>
+        rideRefusals(
+          name,
+          () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args),
+          riding,
+        );
+    },
+  });
 }
 
 /**

@@ -24,6 +24,7 @@ import {
 import { asJobFailure } from './failures.js';
 import type { CountTally } from './count-tally.js';
 import { firstCount } from './verification.js';
+import { type RefusalRiding, rideRefusals } from './refusal-rider.js';
 
 export interface CountProcessorDeps {
   readonly store: ResultStore;
@@ -41,6 +42,8 @@ export interface CountProcessorDeps {
   readonly tally?: CountTally;
   /** TEST ONLY (WQ_TEST_FAIL_JOBS): job ids failed on every attempt with a retryable error. */
   readonly failJobs?: readonly string[];
+  /** Writes Redis refuses for a while (OOM, MISCONF) tried again this long (refusal-rider.ts). */
+  readonly refusals?: RefusalRiding;
 }
 
 export function createCountProcessor(deps: CountProcessorDeps) {
@@ -177,8 +180,15 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       throw asJobFailure(err);
     }
     // A counter Redis refused (out of memory, say) fails the job as before, without a line of
-    // its own: the worker's error back-off says it once.
-    await noted;
+    // its own: the worker's error back-off says it once. A refusal that may pass (out of
+    // memory, a full disk) is waited out: the count is in hand.
+    const riding = deps.refusals ?? { limitMs: 0 };
+    let again = false;
+    await rideRefusals(
+      'unit start',
+      () => (again ? store.noteUnitStart() : ((again = true), noted)),
+      riding,
+    );
     const result: UnitResult = {
       kind: 'unit',
       n: data.n,
@@ -202,7 +212,8 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       ...(algorithm !== data.algorithm ? {} : { modelSeconds }),
     };
     // A unit that is its whole (n, D) writes N(n, D) in the same step.
-    if ((await store.putUnit(result, data.whole ? wholeDepth(result) : undefined)) === 'conflict') {
+    const put = () => store.putUnit(result, data.whole ? wholeDepth(result) : undefined);
+    if ((await rideRefusals('unit', put, riding)) === 'conflict') {
       throw new bullmq.UnrecoverableError(
         `unit ${key} of N(${data.n}, ${data.depth}) counted ${result.value}, but the result ` +
           `store holds another value for it; both are kept as a disagreement ` +

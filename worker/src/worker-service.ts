@@ -124,6 +124,11 @@ export class WorkerService {
       logger: logger.child({ module: 'classic' }),
       liveWorkers: () => this.registry.liveWorkers(),
     });
+    // A write Redis refuses for a while is waited out, said once an episode with its other errors.
+    const refusals = {
+      limitMs: config.redisOutageMs,
+      report: (refusal: Error, what: string) => this.errors.report(refusal, what, false),
+    };
     const weakCount = createCountProcessor({
       store,
       pool: this.pool,
@@ -134,6 +139,7 @@ export class WorkerService {
       failJobs: config.testFailJobs,
       // What the heartbeat advertises (config, shared among these slots): one value for both.
       memory: config,
+      refusals,
     });
     this.countProcessor = routeByProblem(weakCount, problems.count);
     // Each count queue's worker may take `concurrency` units; the pool's gate runs at most that
@@ -147,6 +153,7 @@ export class WorkerService {
           store,
           logger: logger.child({ module: 'aggregate' }),
           prefix: config.prefix,
+          refusals,
         }),
         problems.aggregate,
       ),

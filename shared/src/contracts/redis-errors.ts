@@ -70,6 +70,20 @@ export class RedisOutOfMemoryError extends WeakQueensError {
   }
 }
 
+/**
+ * Redis refused a write because it cannot write to its disk (MISCONF: its AOF or snapshot
+ * failed, a full disk most often). Reads still work; writes pass once it can write again.
+ */
+export class RedisDiskError extends WeakQueensError {
+  readonly retryable = true;
+  constructor(readonly detail: string) {
+    super(
+      `Redis cannot write to its disk and refuses writes (${detail}); free space where Redis ` +
+        'keeps its data (its dir, the AOF), then run the command again',
+    );
+  }
+}
+
 /** Redis refused a write because it is a read-only replica: REDIS_URL must name the master. */
 export class RedisReadOnlyError extends WeakQueensError {
   readonly retryable = false;
@@ -88,8 +102,14 @@ export class RedisReadOnlyError extends WeakQueensError {
  */
 export function redisRefusalOf(
   err: unknown,
-): RedisOutOfMemoryError | RedisReadOnlyError | undefined {
-  if (err instanceof RedisOutOfMemoryError || err instanceof RedisReadOnlyError) return err;
+): RedisOutOfMemoryError | RedisDiskError | RedisReadOnlyError | undefined {
+  if (
+    err instanceof RedisOutOfMemoryError ||
+    err instanceof RedisDiskError ||
+    err instanceof RedisReadOnlyError
+  ) {
+    return err;
+  }
   if (!(err instanceof Error)) return undefined;
   const causes: unknown[] = [
     err,
@@ -100,6 +120,8 @@ export function redisRefusalOf(
     if (/\bOOM command not allowed/.test(message)) {
       return new RedisOutOfMemoryError("OOM command not allowed when used memory > 'maxmemory'");
     }
+    const disk = /\bMISCONF\b[^\n]*/.exec(message);
+    if (disk) return new RedisDiskError(disk[0].slice(0, 200));
     if (/\bREADONLY\b/.test(message)) {
       return new RedisReadOnlyError("READONLY You can't write against a read only replica");
     }
