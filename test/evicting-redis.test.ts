@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@weak-queens/shared/client';
 import { createDashboardServer } from '@weak-queens/dashboard';
 import { RedisServer } from '@weak-queens/shared/process';
-import { compileConfig } from '@weak-queens/shared/contracts';
+import { compileConfig, KNOWN_S, QUEUE_NAMES } from '@weak-queens/shared/contracts';
 import { sleep, startWorker, stopWorkers, uniquePrefix, until } from './src/index.js';
 import { runWq } from './src/wq-cli.js';
 
@@ -188,6 +188,56 @@ describe('when a worker meets the same Redis error again and again', () => {
       expect(said.length).toBeGreaterThanOrEqual(1);
       expect(said.length).toBeLessThanOrEqual(2);
     } finally {
+      await stopWorkers([worker]);
+    }
+  });
+});
+
+describe('when Redis runs out of memory for a few seconds during a sweep', () => {
+  const redis = privateRedis('short-oom', () => ['--maxmemory-policy', 'noeviction']);
+  const prefix = uniquePrefix('short-oom');
+
+  it('rides it out: no unit fails for it, the cause is named once, and every S(n) is exact', async () => {
+    const url = redis.server.url;
+    const logs: Record<string, unknown>[] = [];
+    const worker = startWorker({ url, prefix, concurrency: 2, onLog: (l) => logs.push(l) });
+    const admin = new Redis(url);
+    try {
+      await until('the worker to start', () => logs.some((l) => l.msg === 'worker started'));
+      // Small units, so that many are counted, and stored, while Redis refuses writes. The sweep
+      // is queued first: what is ridden out here is the workers' writes.
+      const submitted = await runWq(['sweep', '1-12'], { url, prefix, WQ_TARGET_SECONDS: '0.01' });
+      expect(submitted.code, submitted.stderr).toBe(0);
+      await until(
+        'a unit to be counted',
+        async () => (await admin.keys(`${prefix}:results:units:*`)).length > 0,
+      );
+      // No write fits: used memory is above the cap, and nothing may be evicted.
+      await admin.config('SET', 'maxmemory', '1');
+      await sleep(3000);
+      await admin.config('SET', 'maxmemory', '0');
+      const sweep = runWq(['sweep', '1-12', '--wait', '--json'], {
+        url,
+        prefix,
+        WQ_TARGET_SECONDS: '0.01',
+      });
+      const run = await sweep;
+      expect(run.code, run.stderr).toBe(0);
+      expect(
+        run.stdout
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as { S: string }).S),
+      ).toEqual(KNOWN_S.slice(0, 12));
+      const failed = await admin.zcard(`${prefix}:${QUEUE_NAMES.count}:failed`);
+      expect(failed).toBe(0);
+      const said = logs.filter(
+        (l) => typeof l.reason === 'string' && /out of memory/.test(l.reason),
+      );
+      expect(said.length).toBeGreaterThanOrEqual(1);
+      expect(said.length).toBeLessThanOrEqual(2);
+    } finally {
+      admin.disconnect();
       await stopWorkers([worker]);
     }
   });
