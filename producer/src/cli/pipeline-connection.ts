@@ -32,7 +32,7 @@ export async function openPipelineClient(
   const stderr = options.stderr ?? process.stderr;
   const outageMs = options.waitOutOutage === false ? undefined : config.redisOutageMs;
   let shown: string | undefined;
-  await waitForRedis(config, {
+  const disk = await waitForRedis(config, {
     attempts: REDIS_ATTEMPTS,
     ...(outageMs === undefined ? {} : { outageMs }),
     onRetry: (err: RedisUnavailableError) => {
@@ -50,6 +50,8 @@ export async function openPipelineClient(
     },
   });
   if (shown !== undefined) stderr.write(`wq ${command}: Redis at ${config.redisUrl} answers now\n`);
+  // Reads work while Redis cannot write to its disk; a write says so then, naming the disk.
+  if (disk) stderr.write(`wq ${command}: ${disk.message} (reading works meanwhile)\n`);
   return new Client(config);
 }
 

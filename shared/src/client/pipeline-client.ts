@@ -7,7 +7,9 @@ import { bullmq } from './redis-libraries.js';
 import type { RedisClient } from './connection.js';
 import {
   type Calibration,
+  RedisDiskError,
   RedisUnavailableError,
+  redisRefusalOf,
   QUEUE_NAMES,
   queueStreams,
   type WqConfig,
@@ -143,11 +145,15 @@ export class PipelineClient {
 
   private lastError?: Error;
 
-  /** Fails fast with one clear error when Redis cannot be reached. */
+  /**
+   * Fails fast with one clear error when Redis cannot be reached. A Redis that cannot write to
+   * its disk refuses PING (MISCONF) but is there, and serves reads: that passes.
+   */
   async ping(): Promise<void> {
     try {
       await this.redis.ping();
     } catch (err) {
+      if (redisRefusalOf(err) instanceof RedisDiskError) return;
       // Away now is not a wrong REDIS_URL (the probe before the client said that): a retry helps.
       throw new RedisUnavailableError(
         this.config.redisUrl,

@@ -6,9 +6,11 @@ import { ioredis } from './redis-libraries.js';
 import { InvalidInputError } from '../kernel/errors.js';
 import {
   isTransientReply,
+  RedisDiskError,
   RedisEvictionPolicyError,
   RedisReadOnlyError,
   RedisUnavailableError,
+  redisRefusalOf,
 } from '../contracts/redis-errors.js';
 import type { ClusterNode, WqConfig } from '../contracts/config.js';
 import { clusterOptions, isConnectionError, redisOptions } from './connection.js';
@@ -22,8 +24,14 @@ export { RedisUnavailableError, type RedisProblem } from '../contracts/redis-err
  * wrong (a database the server does not have, a refused password), RedisEvictionPolicyError when
  * the server would evict keys, RedisReadOnlyError when it is a read-only replica.
  */
-export async function probeRedis(config: WqConfig, timeoutMs = 3000): Promise<void> {
-  if (config.clusterNodes !== undefined) return probeCluster(config, timeoutMs);
+export async function probeRedis(
+  config: WqConfig,
+  timeoutMs = 3000,
+): Promise<RedisDiskError | undefined> {
+  if (config.clusterNodes !== undefined) {
+    await probeCluster(config, timeoutMs);
+    return undefined;
+  }
   return probeNode(config, undefined, timeoutMs);
 }
 
@@ -32,7 +40,7 @@ async function probeNode(
   config: WqConfig,
   node: ClusterNode | undefined,
   timeoutMs: number,
-): Promise<void> {
+): Promise<RedisDiskError | undefined> {
   const db = node === undefined ? config.redis.db : 0;
   const redis = new ioredis.Redis({
     ...redisOptions(config, 'producer'),
@@ -57,14 +65,31 @@ async function probeNode(
   redis.on('error', (err: Error) => seen.push(err));
   try {
     await redis.connect();
-    await redis.ping();
+    const disk = await pingOrDiskRefusal(redis);
     if (db !== 0) await selectDatabase(redis, config);
     await refuseEviction(redis, config);
+    return disk;
   } catch (err) {
     if (isSetupError(err)) throw err;
     throw probeFailure(config, seen, err, 'first seen');
   } finally {
     redis.disconnect();
+  }
+}
+
+/**
+ * PING, which a Redis that cannot write to its disk refuses (MISCONF) though it serves reads:
+ * then a read answers for it, and the refusal is returned, for the caller to say once.
+ */
+async function pingOrDiskRefusal(redis: Redis): Promise<RedisDiskError | undefined> {
+  try {
+    await redis.ping();
+    return undefined;
+  } catch (err) {
+    const refusal = redisRefusalOf(err);
+    if (!(refusal instanceof RedisDiskError)) throw err;
+    await redis.exists('wq:probe');
+    return refusal;
   }
 }
 
@@ -320,12 +345,13 @@ export interface WaitForRedisOptions {
 
 /**
  * Probes until Redis is usable. A wrong REDIS_URL (InvalidInputError) is thrown at once; an
- * unavailable Redis is retried, and thrown after the last attempt.
+ * unavailable Redis is retried, and thrown after the last attempt. A Redis that serves reads but
+ * cannot write to its disk is usable for reading: its refusal is returned, for the caller to say.
  */
 export async function waitForRedis(
   config: WqConfig,
   options: WaitForRedisOptions = {},
-): Promise<void> {
+): Promise<RedisDiskError | undefined> {
   const attempts = options.attempts ?? Infinity;
   const delayMs = options.delayMs ?? ((k: number) => Math.min(250 * 2 ** (k - 1), 5000));
   const started = Date.now();
@@ -334,8 +360,7 @@ export async function waitForRedis(
   let outageSince: number | undefined;
   for (let attempt = 1; ; attempt++) {
     try {
-      await probeRedis(config, options.timeoutMs);
-      return;
+      return await probeRedis(config, options.timeoutMs);
     } catch (err) {
       if (!(err instanceof RedisUnavailableError)) throw err;
       const now = Date.now();
