@@ -49,6 +49,9 @@ describe('when Redis cannot write to its disk', () => {
     }
   });
   afterAll(async () => {
+    // Somewhere to save again, so that it stops as Redis does.
+    const admin = new Redis(server.url);
+    await admin.config('SET', 'dir', dir).finally(() => admin.disconnect());
     await server?.stop();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -145,9 +145,15 @@ export class RedisServer {
   /** Stops the server (SIGTERM: it flushes the AOF first) and waits for it to exit. */
   async stop(): Promise<void> {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
+    // A Redis that cannot save (its disk full, its dir gone) refuses to exit on SIGTERM.
+    const killed = setTimeout(() => this.child.kill('SIGKILL'), STOP_GRACE_MS);
     await this.exited;
+    clearTimeout(killed);
     if (this.throwawayDir !== undefined) {
       rmSync(this.throwawayDir, { recursive: true, force: true });
     }
   }
 }
+
+/** How long a stopping redis-server may take to save and exit before it is killed. */
+const STOP_GRACE_MS = 10_000;
