@@ -39,14 +39,16 @@ export interface AggregateProcessorDeps {
   readonly refusals?: RefusalRiding;
 }
 
+/** One of a sum's writes, waiting out a refusal that may pass (out of memory, a full disk). */
+function write<T>(deps: AggregateProcessorDeps, what: string, put: () => Promise<T>): Promise<T> {
+  return rideRefusals(what, put, deps.refusals ?? { limitMs: 0 });
+}
+
 export function createAggregateProcessor(deps: AggregateProcessorDeps) {
   return async (job: Job): Promise<DepthResult | VerifiedResult | SumResult> => {
-    // A sum's writes wait out a refusal that may pass (out of memory, a full disk).
-    const store = ridingStore(deps.store, deps.refusals ?? { limitMs: 0 });
-    const withStore = { ...deps, store };
     try {
-      if (job.name === JOB_NAMES.depth) return await sumUnits(job, withStore);
-      if (job.name === JOB_NAMES.sum) return await sumDepths(job, withStore);
+      if (job.name === JOB_NAMES.depth) return await sumUnits(job, deps);
+      if (job.name === JOB_NAMES.sum) return await sumDepths(job, deps);
       throw new bullmq.UnrecoverableError(
         `job name: "${job.name}" is not allowed; expected "${JOB_NAMES.depth}" or "${JOB_NAMES.sum}"`,
       );
@@ -55,24 +57,6 @@ export function createAggregateProcessor(deps: AggregateProcessorDeps) {
       throw asJobFailure(err);
     }
   };
-}
-
-/** The store with its writes (put…, vouch…, forget…) riding refusals: its reads as they are. */
-function ridingStore(store: ResultStore, riding: RefusalRiding): ResultStore {
-  return new Proxy(store, {
-    get(target, name, receiver) {
-      const value: unknown = Reflect.get(target, name, receiver);
-      if (typeof value !== 'function' || typeof name !== 'string') return value;
-      if (!/^(put|vouch|forget)/.test(name))
-        return (value as (...a: unknown[]) => unknown).bind(target);
-      return (...args: unknown[]) =>
-        rideRefusals(
-          name,
-          () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args),
-          riding,
-        );
-    },
-  });
 }
 
 /**
@@ -93,8 +77,9 @@ async function refuseForeign(job: Job, prefix: string, n: number, ids: readonly 
 
 async function sumUnits(
   job: Job,
-  { store, logger, prefix }: AggregateProcessorDeps,
+  deps: AggregateProcessorDeps,
 ): Promise<DepthResult | VerifiedResult> {
+  const { store, logger, prefix } = deps;
   const data = parseDepthJobData(job.data);
   const role = data.role ?? 'primary';
   // N(n, D) is the sum over every unit of one recorded plan, each exactly once: a depth job
@@ -126,7 +111,7 @@ async function sumUnits(
   );
   if (!counted.ok) throw inconsistent(counted.reason);
   const result = counted.result;
-  if (counted.pending.length === 0) await store.putDepth(result);
+  if (counted.pending.length === 0) await write(deps, 'N(n, D)', () => store.putDepth(result));
   logger.info(
     { n: data.n, depth: data.depth, units: result.units, role: data.role },
     'N(n, D) summed',
@@ -139,10 +124,8 @@ async function sumUnits(
   return { kind: 'verified', n: data.n, depth: data.depth, primary: first, check: result };
 }
 
-async function sumDepths(
-  job: Job,
-  { store, logger, prefix }: AggregateProcessorDeps,
-): Promise<SumResult> {
+async function sumDepths(job: Job, deps: AggregateProcessorDeps): Promise<SumResult> {
+  const { store, logger, prefix } = deps;
   const data = parseSumJobData(job.data);
   const n = data.n;
   await refuseForeign(job, prefix, n, [sumJobId(n)]);
@@ -229,7 +212,7 @@ async function sumDepths(
   if (missing.length) {
     // A stored N(n, D) that cannot be derived from its plan's units is no result: it goes, so
     // that `wq retry` (or the next sweep) counts it again instead of failing the same way.
-    await store.forgetDepths(n, unproven);
+    await write(deps, 'forget N(n, D)', () => store.forgetDepths(n, unproven));
     throw inconsistent(`of n=${n}: ${missing.join('; ')}`);
   }
   if (leftAlone.length) {
@@ -246,13 +229,14 @@ async function sumDepths(
   // S(n) against its reference only speaks when no D has been found wrong already.
   const sumWrong = wrong.length ? undefined : knownSumMismatch(n, S);
   if (wrong.length || sumWrong) {
-    await store.putMismatch({
+    const mismatch = {
       n,
       sweepId: data.sweepId,
       at: new Date().toISOString(),
       // S(n) against its reference alone names no D: every D is counted again.
       depths: wrong.length || !sumWrong ? wrong : depths.map((d) => asMismatch(d, sumWrong)),
-    });
+    };
+    await write(deps, 'mismatch', () => store.putMismatch(mismatch));
     const reasons = wrong.map((m) => describeMismatch(n, m));
     if (sumWrong)
       reasons.push(
@@ -265,8 +249,8 @@ async function sumDepths(
 
   // Both counts agree: the imports they bear out become results of this store.
   for (const [d, { result, pending: units }] of pending) {
-    await store.vouchUnits(units);
-    await store.putDepth(result);
+    await write(deps, 'vouched units', () => store.vouchUnits(units));
+    await write(deps, 'N(n, D)', () => store.putDepth(result));
     logger.info(
       { n, depth: d, units: units.length },
       'imported units vouched for by the second count',
@@ -282,7 +266,7 @@ async function sumDepths(
     workers: [...new Set(depths.flatMap((d) => d.workers))].sort(),
     ...(data.verify ? { checks: depths.map((d) => checks.get(d.depth) ?? d) } : {}),
   };
-  await store.putSum(record);
+  await write(deps, 'S(n)', () => store.putSum(record));
   logger.info({ n, S }, 'S(n) complete');
   return { kind: 'sum', n, S, N: depths.map((d) => d.value) };
 }
