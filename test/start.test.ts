@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KNOWN_S } from '@weak-queens/shared/contracts';
 import { spawnWatched, until } from './src/index.js';
-import { npmStartScript, runNpmStart } from './src/wq-cli.js';
+import { npmStartScript, runNpmStart, sumsOf } from './src/wq-cli.js';
 
 // S(1..10), from the shared list of published values.
 const S = KNOWN_S.slice(0, 10);
@@ -221,12 +221,7 @@ describe('when npm start is killed with kill -9, or started twice on one ./.data
       expect(third.stderr).toContain(
         `taking over ${join(cwd, '.data')} from an npm start that is gone (pid ${firstPid}`,
       );
-      expect(
-        third.stdout
-          .trim()
-          .split('\n')
-          .map((l) => (JSON.parse(l) as { S: string }).S),
-      ).toEqual([KNOWN_S[3], KNOWN_S[14]]);
+      expect(sumsOf(third.stdout)).toEqual([KNOWN_S[3], KNOWN_S[14]]);
       expect(existsSync(join(cwd, '.data', 'npm-start.lock'))).toBe(false);
     }));
 });

@@ -61,3 +61,11 @@ export async function runNpmStart(
   const code = await run.exited;
   return { code, stdout: run.stdout, stderr: run.stderr };
 }
+
+/** The S(n) of each JSON line a `--json` run printed (`wq sweep`, `wq results`, `npm start`). */
+export function sumsOf(stdout: string): string[] {
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { S: string }).S);
+}
