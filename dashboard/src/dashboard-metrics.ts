@@ -19,8 +19,6 @@ import type { SweepView } from './snapshot.js';
 /** How long closing waits for Redis before it cuts the event streams. */
 const CLOSE_MS = 1000;
 
-type Worker = Awaited<ReturnType<SweepRegistry['liveWorkers']>>[number];
-
 export interface DashboardMetricsOptions {
   readonly config: WqConfig;
   readonly logger: Logger;
@@ -74,97 +72,45 @@ export class DashboardMetrics {
       labelNames: ['queue'],
       registers: [register],
     });
-    const registry = options.registry;
-    // The three worker gauges are collected concurrently: one heartbeat read serves a scrape.
-    let workers: Worker[] = [];
-    let read: { at: number; done: Promise<void> } | undefined;
-    const refreshWorkers = (): Promise<void> => {
-      if (!read || Date.now() - read.at > 500) {
-        read = {
-          at: Date.now(),
-          done: registry.liveWorkers().then((live) => {
-            workers = live;
-          }),
-        };
-      }
-      return read.done;
-    };
+    // The worker gauges are collected concurrently: one heartbeat read serves a scrape.
+    const liveWorkers = sharedRead(() => options.registry.liveWorkers());
     new Gauge({
       name: 'wq_workers_live',
       help: 'Worker processes with a recent heartbeat',
       registers: [register],
       async collect() {
-        await refreshWorkers();
-        this.set(workers.length);
+        this.set((await liveWorkers()).length);
       },
     });
-    // A gauge with one value per live worker that reports it (undefined: the worker does not).
-    const perWorker = (name: string, help: string, value: (w: Worker) => number | undefined) =>
-      new Gauge({
-        name,
-        help,
-        labelNames: ['worker'],
-        registers: [register],
-        async collect() {
-          await refreshWorkers();
-          this.reset();
-          for (const w of workers) {
-            const v = value(w);
-            if (v !== undefined) this.set({ worker: w.id }, v);
-          }
-        },
-      });
-    perWorker(
-      'wq_worker_jobs_done',
-      'Count units each live worker finished since it started',
-      (w) => w.jobsDone,
-    );
-    perWorker(
-      'wq_worker_busy_ratio',
-      'Share of its slots time each live worker spent on units since it started',
-      (w) => {
+    perItem(register, 'worker', liveWorkers, (w) => w.id, {
+      name: 'wq_worker_jobs_done',
+      help: 'Count units each live worker finished since it started',
+      value: (w) => w.jobsDone,
+    });
+    perItem(register, 'worker', liveWorkers, (w) => w.id, {
+      name: 'wq_worker_busy_ratio',
+      help: 'Share of its slots time each live worker spent on units since it started',
+      value: (w) => {
         const span = (Date.parse(w.heartbeatAt ?? '') - Date.parse(w.startedAt)) * w.concurrency;
         return w.busyMs !== undefined && span > 0 ? Math.min(1, w.busyMs / span) : undefined;
       },
-    );
+    });
     const sweeps = options.sweeps;
     if (sweeps) {
       // Both sweep gauges are collected concurrently: one read of the sweeps serves a scrape.
-      let running: { at: number; done: Promise<readonly SweepView[]> } | undefined;
-      const readRunning = (): Promise<readonly SweepView[]> => {
-        if (!running || Date.now() - running.at > 500) {
-          running = {
-            at: Date.now(),
-            done: sweeps().then((all) => all.filter((s) => s.status === 'running')),
-          };
-        }
-        return running.done;
-      };
-      const perSweep = (name: string, help: string, value: (s: SweepView) => number | null) =>
-        new Gauge({
-          name,
-          help,
-          labelNames: ['sweep'],
-          registers: [register],
-          async collect() {
-            const list = await readRunning();
-            this.reset();
-            for (const s of list) {
-              const v = value(s);
-              if (v !== null) this.set({ sweep: s.id }, v);
-            }
-          },
-        });
-      perSweep(
-        'wq_sweep_work_done_ratio',
-        "Share of each running sweep's work done, by core-seconds (running units included)",
-        (s) => s.workDone,
+      const running = sharedRead(async () =>
+        (await sweeps()).filter((s) => s.status === 'running'),
       );
-      perSweep(
-        'wq_sweep_eta_seconds',
-        'Seconds each running sweep still needs at its measured rates, on the live slots',
-        (s) => s.etaSeconds,
-      );
+      perItem(register, 'sweep', running, (s) => s.id, {
+        name: 'wq_sweep_work_done_ratio',
+        help: "Share of each running sweep's work done, by core-seconds (running units included)",
+        value: (s) => s.workDone,
+      });
+      perItem(register, 'sweep', running, (s) => s.id, {
+        name: 'wq_sweep_eta_seconds',
+        help: 'Seconds each running sweep still needs at its measured rates, on the live slots',
+        value: (s) => s.etaSeconds,
+      });
     }
     for (const name of [QUEUE_NAMES.count, QUEUE_NAMES.aggregate]) this.watch(name);
   }
@@ -228,4 +174,37 @@ export class DashboardMetrics {
     }
     for (const client of this.clusterClients) client.disconnect();
   }
+}
+
+/** `read`, shared by every call within 500 ms of the last real one (the gauges of one scrape). */
+function sharedRead<T>(read: () => Promise<T>): () => Promise<T> {
+  let last: { at: number; done: Promise<T> } | undefined;
+  return () => {
+    if (!last || Date.now() - last.at > 500) last = { at: Date.now(), done: read() };
+    return last.done;
+  };
+}
+
+/** A gauge with one value per item that has one (null or undefined: it has none). */
+function perItem<T>(
+  register: Registry,
+  label: string,
+  items: () => Promise<readonly T[]>,
+  id: (item: T) => string,
+  gauge: { name: string; help: string; value: (item: T) => number | null | undefined },
+): void {
+  new Gauge({
+    name: gauge.name,
+    help: gauge.help,
+    labelNames: [label],
+    registers: [register],
+    async collect() {
+      const list = await items();
+      this.reset();
+      for (const item of list) {
+        const v = gauge.value(item);
+        if (v !== null && v !== undefined) this.set({ [label]: id(item) }, v);
+      }
+    },
+  });
 }
