@@ -24,7 +24,7 @@ import {
 import { asJobFailure } from './failures.js';
 import type { CountTally } from './count-tally.js';
 import { firstCount } from './verification.js';
-import { type RefusalRiding, rideRefusals } from './refusal-rider.js';
+import { passingRefusal, type RefusalRiding, rideRefusals } from './refusal-rider.js';
 
 export interface CountProcessorDeps {
   readonly store: ResultStore;
@@ -179,16 +179,14 @@ export function createCountProcessor(deps: CountProcessorDeps) {
       log.warn({ err }, 'unit failed');
       throw asJobFailure(err);
     }
-    // A counter Redis refused (out of memory, say) fails the job as before, without a line of
-    // its own: the worker's error back-off says it once. A refusal that may pass (out of
-    // memory, a full disk) is waited out: the count is in hand.
+    // A counter Redis refused fails the job as before, without a line of its own (the worker's
+    // error back-off says it once), unless the refusal may pass (out of memory, a full disk):
+    // that is waited out, as the unit's own write is, with the count in hand.
     const riding = deps.refusals ?? { limitMs: 0 };
-    let again = false;
-    await rideRefusals(
-      'unit start',
-      () => (again ? store.noteUnitStart() : ((again = true), noted)),
-      riding,
-    );
+    await noted.catch(async (err: unknown) => {
+      if (!passingRefusal(err)) throw err;
+      await rideRefusals('unit start', () => store.noteUnitStart(), riding);
+    });
     const result: UnitResult = {
       kind: 'unit',
       n: data.n,

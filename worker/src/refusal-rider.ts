@@ -27,12 +27,21 @@ export async function rideRefusals<T>(
     try {
       return await write();
     } catch (err) {
-      const refusal = redisRefusalOf(err);
-      const passing = refusal instanceof RedisOutOfMemoryError || refusal instanceof RedisDiskError;
-      if (!passing || Date.now() - started + pauseMs > options.limitMs) throw refusal ?? err;
+      const refusal = passingRefusal(err);
+      if (!refusal || Date.now() - started + pauseMs > options.limitMs) {
+        throw redisRefusalOf(err) ?? err;
+      }
       options.report?.(refusal, what);
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
       pauseMs = Math.min(5000, pauseMs * 2);
     }
   }
+}
+
+/** The refusal behind `err` when it may pass (out of memory, a full disk), else undefined. */
+export function passingRefusal(err: unknown): RedisOutOfMemoryError | RedisDiskError | undefined {
+  const refusal = redisRefusalOf(err);
+  return refusal instanceof RedisOutOfMemoryError || refusal instanceof RedisDiskError
+    ? refusal
+    : undefined;
 }
