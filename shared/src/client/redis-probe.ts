@@ -65,7 +65,7 @@ async function probeNode(
   redis.on('error', (err: Error) => seen.push(err));
   try {
     await redis.connect();
-    const disk = await pingOrDiskRefusal(redis);
+    const disk = await pingOrDiskRefusal(redis, `${config.prefix}:probe`);
     if (db !== 0) await selectDatabase(redis, config);
     await refuseEviction(redis, config);
     return disk;
@@ -81,14 +81,14 @@ async function probeNode(
  * PING, which a Redis that cannot write to its disk refuses (MISCONF) though it serves reads:
  * then a read answers for it, and the refusal is returned, for the caller to say once.
  */
-async function pingOrDiskRefusal(redis: Redis): Promise<RedisDiskError | undefined> {
+async function pingOrDiskRefusal(redis: Redis, key: string): Promise<RedisDiskError | undefined> {
   try {
     await redis.ping();
     return undefined;
   } catch (err) {
     const refusal = redisRefusalOf(err);
     if (!(refusal instanceof RedisDiskError)) throw err;
-    await redis.exists('wq:probe');
+    await redis.exists(key);
     return refusal;
   }
 }
